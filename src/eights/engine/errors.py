@@ -1,0 +1,58 @@
+"""Errors the checked apply raises. Each names the rule broken and what is legal."""
+
+from __future__ import annotations
+
+
+class IllegalAction(ValueError):
+    """An action the rules do not allow now. The game is left exactly as it was."""
+
+    #: A short name of the rule, as RULES.md words it.
+    rule = "illegal action"
+
+
+class GameIsOver(IllegalAction):
+    rule = "the game is over"
+
+
+class NotYourTurn(IllegalAction):
+    rule = "not your turn"
+
+
+class CardNotInHand(IllegalAction):
+    rule = "card not in hand"
+
+
+class CardNotPlayable(IllegalAction):
+    rule = "a card must match the top card's rank or the active suit, or be wild"
+
+
+class MustAnswerChain(IllegalAction):
+    rule = "only a 2 answers a pending chain of 2s (D13)"
+
+
+class MustFollow(IllegalAction):
+    rule = "after a 3 or 10 only more of that rank or a follow-me card may be laid (D17-D20)"
+
+
+class MustNameSuit(IllegalAction):
+    rule = "a wild was played: name a suit"
+
+
+class MustPlayDrawn(IllegalAction):
+    rule = "after a draw only the drawn card may be played"
+
+
+class MustPlay(IllegalAction):
+    rule = "you may draw only when you cannot play (D9)"
+
+
+class CannotDraw(IllegalAction):
+    rule = "nothing can be drawn now"
+
+
+class CannotPass(IllegalAction):
+    rule = "a pass is allowed only when there is nothing to play or draw"
+
+
+class BadStack(IllegalAction):
+    rule = "stacking: cards of one rank, the top one playable (D11)"

@@ -1,0 +1,83 @@
+"""What one seat may know: the single redaction every interface and bot reads."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from eights.cards import Card, Suit
+from eights.engine.actions import Action
+from eights.engine.events import Event, RoundStarted, redact
+from eights.engine.game import FOLLOW_DRAWN_PHASE, FOLLOW_PHASE, PHASES, Game
+from eights.engine.tables import NAMED
+
+
+@dataclass(frozen=True, slots=True)
+class View:
+    """A seat's knowledge of the game; ``seat`` None is a spectator who sees no hand."""
+
+    seat: int | None
+    players: int
+    round: int
+    rounds: int | None
+    dealer: int
+    hand_size: int
+    hand: tuple[Card, ...]
+    hand_counts: tuple[int, ...]
+    top: Card
+    active_suit: Suit
+    suit_named: bool
+    direction: int
+    turn: int
+    to_act: int
+    phase: str
+    chain: int
+    follow_rank: int | None
+    drawn: Card | None
+    stock_count: int
+    discard_count: int
+    totals: tuple[int, ...]
+    legal: tuple[Action, ...]
+    history: tuple[Event, ...]
+    winners: tuple[int, ...] | None
+
+    @property
+    def is_over(self) -> bool:
+        return self.winners is not None
+
+
+def view(game: Game, seat: int | None) -> View:
+    """What ``seat`` may know now: own hand, others' counts, the table, the redacted history."""
+    log = game.log or []
+    start = 0
+    for i in range(len(log) - 1, -1, -1):
+        if isinstance(log[i], RoundStarted):
+            start = i
+            break
+    acting = game.to_act
+    schedule = game.rules.schedule
+    return View(
+        seat=seat,
+        players=game.players,
+        round=game.round_index + (0 if game.is_over else 1),
+        rounds=len(schedule) if schedule else None,
+        dealer=game.dealer,
+        hand_size=game.hand_size,
+        hand=tuple(game.hands[seat]) if seat is not None else (),
+        hand_counts=tuple(len(h) for h in game.hands),
+        top=game.top,
+        active_suit=Suit(game.active_suit),
+        suit_named=game.match_rank == NAMED,
+        direction=game.direction,
+        turn=game.turn,
+        to_act=acting,
+        phase=PHASES[game.phase],
+        chain=game.chain,
+        follow_rank=game.follow_rank if game.phase in (FOLLOW_PHASE, FOLLOW_DRAWN_PHASE) else None,
+        drawn=Card(game.drawn) if game.drawn >= 0 and seat == acting else None,
+        stock_count=len(game.stock),
+        discard_count=len(game.discard),
+        totals=tuple(game.totals),
+        legal=tuple(game.legal_actions()) if seat is not None and seat == acting else (),
+        history=tuple(redact(e, seat) for e in log[start:]),
+        winners=game.outcome.winners if game.outcome else None,
+    )

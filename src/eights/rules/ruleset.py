@@ -1,0 +1,539 @@
+"""The rule set: one frozen, validated value that every preset is a point of.
+
+Presets are TOML files in ``presets/``; a house-rules file names a ``base`` preset
+and overrides fields by name. Options given on the command line
+(``stacking=true``, ``packs=2``, ``rounds=8,6,4``) override fields the same way.
+Everything that cannot be played is refused here, before any card is dealt.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass, field, fields
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from eights.cards import RANKS, Card, CardError, parse_rank
+
+PRESETS = ("classic", "action", "race", "derange")
+
+DRAW_POLICIES = {
+    "one_may_play": "draw one card; if it is playable you may play it, otherwise the turn ends",
+    "one_ends_turn": "draw one card and the turn ends",
+    "until_playable": "draw one card at a time until you choose to play or cannot draw",
+    "up_to_n": "draw up to draw_limit cards, then you may pass",
+}
+SCORING_MODES = {
+    "winner_collects": "the player who goes out collects the value of every other hand",
+    "own_hand": "every other player adds the value of their own hand",
+}
+#: Effect kinds; ``draw`` and ``chain`` take a count (``draw:2``, ``chain:2``).
+EFFECT_KINDS = ("wild", "skip", "reverse", "draw", "chain", "follow")
+STARTER_EFFECTS = ("wild", "skip", "reverse", "draw", "chain")
+
+
+class RulesError(ValueError):
+    """A rule set that cannot be played: names the field and the valid values."""
+
+
+@dataclass(frozen=True)
+class RuleSet:
+    """Every knob of the game. Presets and house rules are values of this type."""
+
+    name: str = "custom"
+    title: str = "Crazy Eights"
+    source: str = ""
+    #: Number of 52-card packs; 0 means the fewest that seat the players.
+    packs: int = 1
+    #: (packs, fewest players, most players) for each pack count allowed.
+    seats: tuple[tuple[int, int, int], ...] = ((1, 2, 7),)
+    jokers: int = 0
+    deal: int = 5
+    #: Hand size with two players, and with more than one pack (0: as ``deal``).
+    deal_two_players: int = 0
+    deal_extra_packs: int = 0
+    #: A schedule of hand sizes, one per round; overrides ``deal``.
+    rounds: tuple[int, ...] = ()
+    #: The schedule used when ``short_rounds`` is set (derange's 4-1-4).
+    short_rounds: bool = False
+    short_schedule: tuple[int, ...] = ()
+    starter_bury: tuple[str, ...] = ()
+    starter_turn_over: tuple[str, ...] = ()
+    #: Effect kinds a starter card carries out as if the dealer had played it.
+    starter_effects: tuple[str, ...] = ()
+    #: A starter reverse makes the dealer play first (derange's K).
+    starter_reverse_dealer_first: bool = False
+    draw: str = "until_playable"
+    draw_limit: int = 0
+    draw_at_will: bool = False
+    #: Cards that do not force a play: a player whose only playable cards are these may draw.
+    forced_play_exempt: tuple[str, ...] = ()
+    reshuffle: bool = True
+    #: Card pattern (a rank like ``8``, or a card like ``KH``) to its effects.
+    effects: tuple[tuple[str, tuple[str, ...]], ...] = (("8", ("wild",)),)
+    stacking: bool = False
+    #: D26: with two players a skip or reverse gives the same player another turn.
+    two_player_extra_turn: bool = True
+    #: Going out on a chain card still makes the next player draw the chain (derange).
+    chain_survives_out: bool = False
+    #: A hand emptied by a follow-me card is not out until a follow-me card is laid (D42).
+    follow_blocks_out: bool = False
+    scoring: str = "winner_collects"
+    score_values: tuple[tuple[str, int], ...] = ()
+    score_keeping: bool = True
+    target: int = 0
+    target_per_player: int = 0
+    hands: int = 0
+    lowest_wins: bool = False
+    #: Safety cap: a round still running after this many actions ends, reason "action cap".
+    max_actions: int = 10000
+    notes: tuple[str, ...] = field(default=(), compare=False)
+
+    # ----- derived values -------------------------------------------------
+
+    @property
+    def schedule(self) -> tuple[int, ...]:
+        """The hand sizes of the rounds, when the preset plays a schedule."""
+        if self.short_rounds:
+            return self.short_schedule
+        return self.rounds
+
+    @property
+    def min_players(self) -> int:
+        return min(lo for _, lo, _ in self.seats)
+
+    @property
+    def max_players(self) -> int:
+        return max(hi for _, _, hi in self.seats)
+
+    def packs_for(self, players: int) -> int:
+        """The packs a game of ``players`` uses.
+
+        :raises RulesError: when that many players cannot sit at this rule set.
+        """
+        self.check_players(players)
+        if self.packs:
+            return self.packs
+        return min(p for p, lo, hi in self.seats if lo <= players <= hi)
+
+    def hand_size(self, players: int, round_index: int = 0) -> int:
+        """Cards dealt to each player in a round (0-based ``round_index``)."""
+        schedule = self.schedule
+        if schedule:
+            return schedule[round_index % len(schedule)]
+        packs = self.packs or min(p for p, lo, hi in self.seats if lo <= players <= hi)
+        if packs > 1 and self.deal_extra_packs:
+            return self.deal_extra_packs
+        if players == 2 and self.deal_two_players:
+            return self.deal_two_players
+        return self.deal
+
+    def pack_size(self, players: int) -> int:
+        return 52 * self.packs_for(players) + self.jokers
+
+    def check_players(self, players: int) -> None:
+        """Refuse a player count that does not fit the packs, or a deal that does not fit.
+
+        :raises RulesError: naming the field and the valid values.
+        """
+        if self.packs:
+            ranges = [(lo, hi) for p, lo, hi in self.seats if p == self.packs]
+            if not ranges:
+                raise RulesError(f"packs: {self.packs} is not allowed; valid: {self._pack_counts()}")
+            lo, hi = ranges[0]
+            if not lo <= players <= hi:
+                raise RulesError(
+                    f"players: {players} cannot play {self.name} with {self.packs} pack(s); valid: {lo}-{hi}"
+                )
+        elif not any(lo <= players <= hi for _, lo, hi in self.seats):
+            raise RulesError(
+                f"players: {players} cannot play {self.name}; valid: {self.min_players}-{self.max_players}"
+            )
+        packs = self.packs or min(p for p, lo, hi in self.seats if lo <= players <= hi)
+        cards = 52 * packs + self.jokers
+        sizes = self.schedule or (self.hand_size(players),)
+        biggest = max(sizes)
+        if players * biggest + 1 > cards:
+            where = "rounds" if self.schedule else "deal"
+            raise RulesError(
+                f"{where}: dealing {biggest} cards to {players} players plus a starter needs "
+                f"{players * biggest + 1} cards, but {packs} pack(s) hold {cards}; "
+                f"with {players} players deal at most {(cards - 1) // players}, or use more packs"
+            )
+
+    def _pack_counts(self) -> str:
+        return ", ".join(str(p) for p, _, _ in self.seats) + " (or 0 for the fewest that fit)"
+
+    def match_target(self, players: int) -> int:
+        """The score that ends the match, 0 for none."""
+        return self.target or self.target_per_player * players
+
+    def effect_table(self) -> dict[int, tuple[str, ...]]:
+        """Each card id's effects, a card pattern (``KH``) overriding its rank (``K``)."""
+        table: dict[int, tuple[str, ...]] = {}
+        for pattern, effects in sorted(self.effects, key=lambda item: _is_card(item[0])):
+            for cid in _pattern_cards(pattern):
+                table[cid] = effects
+        return {cid: eff for cid, eff in table.items() if eff}
+
+    def card_value(self, cid: int) -> int:
+        """A card's value in this rule set's scoring table."""
+        return self.value_table()[cid]
+
+    def value_table(self) -> tuple[int, ...]:
+        values = [0] * 54
+        for pattern, value in sorted(self.score_values, key=lambda item: _is_card(item[0])):
+            for cid in _pattern_cards(pattern):
+                values[cid] = value
+        return tuple(values)
+
+    def replace(self, **changes: Any) -> RuleSet:
+        """A copy with fields changed, validated.
+
+        :raises RulesError: on an unknown field or a bad value.
+        """
+        data = self.to_dict()
+        data.update(changes)
+        return RuleSet.from_dict(data)
+
+    def with_options(self, options: dict[str, str] | list[str]) -> RuleSet:
+        """Override fields by name from text values (``stacking=true``, ``rounds=8,6,4``).
+
+        :raises RulesError: on an unknown option or a value of the wrong type.
+        """
+        if isinstance(options, list):
+            options = parse_option_list(options)
+        data = self.to_dict()
+        for key, text in options.items():
+            key = key.strip().replace("-", "_")
+            if key not in _FIELDS:
+                raise RulesError(f"unknown option {key!r}; valid options: {', '.join(option_names())}")
+            if key in ("effects", "score_values", "seats", "notes"):
+                raise RulesError(f"{key} is a table: change it in a rules file (see `eights rules --save`)")
+            data[key] = _option_value(key, text)
+        return RuleSet.from_dict(data)
+
+    # ----- conversion -----------------------------------------------------
+
+    def to_dict(self) -> dict[str, Any]:
+        data: dict[str, Any] = {}
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if f.name == "effects":
+                value = {pattern: list(effects) for pattern, effects in value}
+            elif f.name == "score_values":
+                value = dict(value)
+            elif f.name == "seats":
+                value = [list(row) for row in value]
+            elif isinstance(value, tuple):
+                value = list(value)
+            data[f.name] = value
+        return data
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> RuleSet:
+        """Build and validate a rule set from plain data (a TOML table).
+
+        :raises RulesError: naming the field and its valid values.
+        """
+        unknown = sorted(set(data) - set(_FIELDS))
+        if unknown:
+            raise RulesError(f"unknown field {unknown[0]!r}; valid fields: {', '.join(_FIELDS)}")
+        values: dict[str, Any] = {}
+        for name, value in data.items():
+            values[name] = _convert(name, value)
+        rules = cls(**values)
+        rules._validate()
+        return rules
+
+    def to_toml(self) -> str:
+        """The rule set as a TOML file that ``load_rules`` reads back to an equal value."""
+        lines = [f"# {self.title}: saved rules for eights (play with --rules FILE)"]
+        tables = []
+        for name, value in self.to_dict().items():
+            if name in ("effects", "score_values"):
+                tables.append((name, value))
+                continue
+            lines.append(f"{name} = {_toml_value(value)}")
+        for name, table in tables:
+            lines.append("")
+            lines.append(f"[{name}]")
+            for key, value in table.items():
+                lines.append(f"{_toml_value(key)} = {_toml_value(value)}")
+        return "\n".join(lines) + "\n"
+
+    # ----- validation -----------------------------------------------------
+
+    def _validate(self) -> None:
+        def bad(name: str, valid: str) -> RulesError:
+            return RulesError(f"{name}: {getattr(self, name)!r} is not valid; valid: {valid}")
+
+        if not self.seats:
+            raise bad("seats", "at least one [packs, fewest players, most players] row")
+        for row in self.seats:
+            p, lo, hi = row
+            if not (1 <= p <= 4 and 2 <= lo <= hi <= 16):
+                raise bad("seats", "rows [packs 1-4, fewest players >= 2, most players <= 16]")
+        if self.packs and self.packs not in [p for p, _, _ in self.seats]:
+            raise bad("packs", self._pack_counts())
+        if self.jokers not in (0, 1, 2):
+            raise bad("jokers", "0, 1 or 2")
+        for name in (
+            "deal",
+            "deal_two_players",
+            "deal_extra_packs",
+            "draw_limit",
+            "target",
+            "target_per_player",
+            "hands",
+        ):
+            if getattr(self, name) < 0:
+                raise bad(name, "a whole number, 0 or more")
+        if self.deal < 1:
+            raise bad("deal", "a whole number, 1 or more")
+        for name in ("rounds", "short_schedule"):
+            if any(size < 1 for size in getattr(self, name)):
+                raise bad(name, "a list of hand sizes, each 1 or more (like 8,6,4)")
+        if self.short_rounds and not self.short_schedule:
+            raise bad("short_rounds", "true only where the preset has a short schedule (derange)")
+        if self.draw not in DRAW_POLICIES:
+            raise bad("draw", ", ".join(DRAW_POLICIES))
+        if self.draw == "up_to_n" and self.draw_limit < 1:
+            raise bad("draw_limit", "1 or more when draw is up_to_n")
+        if self.scoring not in SCORING_MODES:
+            raise bad("scoring", ", ".join(SCORING_MODES))
+        if self.max_actions < 10:
+            raise bad("max_actions", "10 or more")
+        for name in ("starter_bury", "starter_turn_over", "forced_play_exempt"):
+            for pattern in getattr(self, name):
+                _check_pattern(name, pattern)
+        for kind in self.starter_effects:
+            if kind not in STARTER_EFFECTS:
+                raise RulesError(f"starter_effects: {kind!r} is not an effect; valid: {', '.join(STARTER_EFFECTS)}")
+        for pattern, effects in self.effects:
+            _check_pattern("effects", pattern)
+            for effect in effects:
+                kind, _, count = effect.partition(":")
+                if kind not in EFFECT_KINDS:
+                    raise RulesError(
+                        f"effects: {effect!r} (for {pattern}) is not an effect; valid: wild, skip, reverse, "
+                        "draw:N, chain:N, follow"
+                    )
+                if (kind in ("draw", "chain")) != bool(count) or (count and not (count.isdigit() and int(count) > 0)):
+                    raise RulesError(f"effects: {effect!r} (for {pattern}): draw and chain take a count, like draw:2")
+        for pattern, value in self.score_values:
+            _check_pattern("score_values", pattern)
+            if value < 0:
+                raise RulesError(f"score_values: {pattern} = {value}; valid: 0 or more")
+        if self.score_values:
+            values = dict(self.score_values)
+            missing = [
+                rank
+                for rank in ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+                if rank not in values
+            ]
+            if missing:
+                raise RulesError(f"score_values: no value for rank {missing[0]}; every rank A-K needs one")
+        elif self.score_keeping:
+            raise RulesError("score_values: a table is needed when score_keeping is true")
+
+
+# ----- helpers ---------------------------------------------------------------
+
+_FIELDS = tuple(f.name for f in fields(RuleSet))
+_TYPES = {f.name: f.type for f in fields(RuleSet)}
+
+
+def option_names() -> list[str]:
+    """The fields that ``--option KEY=VALUE`` may set."""
+    return [name for name in _FIELDS if name not in ("effects", "score_values", "seats", "notes")]
+
+
+def parse_option_list(options: list[str]) -> dict[str, str]:
+    """``["stacking=true", "packs=2"]`` to a dict.
+
+    :raises RulesError: on an item without ``=``.
+    """
+    result: dict[str, str] = {}
+    for item in options:
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip():
+            raise RulesError(f"option {item!r} is not KEY=VALUE (like stacking=true or packs=2)")
+        result[key.strip()] = value.strip()
+    return result
+
+
+def _option_value(key: str, text: str) -> Any:
+    kind = _TYPES[key]
+    if kind == "bool":
+        low = text.lower()
+        if low in ("true", "yes", "on", "1"):
+            return True
+        if low in ("false", "no", "off", "0"):
+            return False
+        raise RulesError(f"option {key}: {text!r} is not true or false")
+    if kind == "int":
+        if key == "packs" and text.lower() == "auto":
+            return 0
+        try:
+            return int(text)
+        except ValueError:
+            raise RulesError(f"option {key}: {text!r} is not a whole number") from None
+    if kind.startswith("tuple"):
+        items = [item.strip() for item in text.strip("[]").replace(";", ",").split(",") if item.strip()]
+        if "int" in kind:
+            try:
+                return [int(item) for item in items]
+            except ValueError:
+                raise RulesError(f"option {key}: {text!r} is not a list of whole numbers (like 8,6,4)") from None
+        return [item.strip("\"'") for item in items]
+    return text
+
+
+def _convert(name: str, value: Any) -> Any:
+    kind = _TYPES[name]
+
+    def wrong(expected: str) -> RulesError:
+        return RulesError(f"{name}: {value!r} is the wrong type; expected {expected}")
+
+    if kind == "bool":
+        if not isinstance(value, bool):
+            raise wrong("true or false")
+        return value
+    if kind == "int":
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise wrong("a whole number")
+        return value
+    if kind == "str":
+        if not isinstance(value, str):
+            raise wrong("a string")
+        return value
+    if name == "seats":
+        if not isinstance(value, list | tuple) or not all(
+            isinstance(row, list | tuple) and len(row) == 3 and all(type(x) is int for x in row) for row in value
+        ):
+            raise wrong("a list of [packs, fewest players, most players] rows")
+        return tuple(tuple(row) for row in value)
+    if name == "effects":
+        if not isinstance(value, dict) or not all(
+            isinstance(v, list | tuple) and all(isinstance(e, str) for e in v) for v in value.values()
+        ):
+            raise wrong('a table of card pattern = list of effects, like "8" = ["wild"]')
+        return tuple((str(k), tuple(v)) for k, v in value.items())
+    if name == "score_values":
+        if not isinstance(value, dict) or not all(type(v) is int for v in value.values()):
+            raise wrong('a table of card pattern = points, like "8" = 50')
+        return tuple((str(k), v) for k, v in value.items())
+    if kind == "tuple[int, ...]":
+        if not isinstance(value, list | tuple) or not all(type(x) is int for x in value):
+            raise wrong("a list of whole numbers")
+        return tuple(value)
+    if not isinstance(value, list | tuple) or not all(isinstance(x, str) for x in value):
+        raise wrong("a list of strings")
+    return tuple(value)
+
+
+def _is_card(pattern: str) -> bool:
+    return pattern.upper() in ("JK", "GJ") or _pattern_rank(pattern) is None
+
+
+def _pattern_rank(pattern: str) -> int | None:
+    try:
+        return parse_rank(pattern)
+    except CardError:
+        return None
+
+
+def _pattern_cards(pattern: str) -> list[int]:
+    key = pattern.strip().upper()
+    if key == "JOKER":
+        return [52, 53]
+    rank = _pattern_rank(key)
+    if rank is not None:
+        return [cid for cid in range(52) if RANKS[cid] == rank]
+    return [int(Card.parse(key))]
+
+
+def _check_pattern(name: str, pattern: str) -> None:
+    try:
+        _pattern_cards(pattern)
+    except CardError:
+        raise RulesError(
+            f"{name}: {pattern!r} is not a card pattern; use a rank (A, 2-10, J, Q, K), a card (KH), or joker, JK, GJ"
+        ) from None
+
+
+def card_pattern_matches(pattern: str, cid: int) -> bool:
+    """Whether card ``cid`` is one the pattern names."""
+    return cid in _pattern_cards(pattern)
+
+
+def _toml_value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, str):
+        return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    if isinstance(value, list | tuple):
+        return "[" + ", ".join(_toml_value(v) for v in value) + "]"
+    raise TypeError(f"cannot write {value!r} as TOML")
+
+
+# ----- loading -----------------------------------------------------------------
+
+
+def load_preset(name: str) -> RuleSet:
+    """One of the shipped presets by name.
+
+    :raises RulesError: naming the valid presets.
+    """
+    if name not in PRESETS:
+        raise RulesError(f"unknown preset {name!r}; valid presets: {', '.join(PRESETS)}")
+    text = resources.files("eights.rules").joinpath("presets", f"{name}.toml").read_text(encoding="utf-8")
+    return _from_toml(text, f"preset {name}")
+
+
+def load_rules(path: str | Path) -> RuleSet:
+    """A house-rules TOML file: a ``base`` preset (default: none) and fields overriding it.
+
+    :raises RulesError: naming the file and what is wrong with it.
+    """
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise RulesError(f"cannot read rules file {str(path)!r}: {exc.strerror}") from None
+    return _from_toml(text, str(path))
+
+
+def _from_toml(text: str, where: str) -> RuleSet:
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise RulesError(f"{where} is not valid TOML: {exc}") from None
+    base = data.pop("base", None)
+    try:
+        if base is not None:
+            if not isinstance(base, str):
+                raise RulesError(f"base: {base!r} must be a preset name; valid: {', '.join(PRESETS)}")
+            merged = load_preset(base).to_dict()
+            merged.update(data)
+            data = merged
+        return RuleSet.from_dict(data)
+    except RulesError as exc:
+        raise RulesError(f"{where}: {exc}") from None
+
+
+def resolve_rules(
+    variant: str | None = None, rules_file: str | Path | None = None, options: list[str] | None = None
+) -> RuleSet:
+    """The rule set a command asks for: a preset or a file, then options.
+
+    :raises RulesError: on anything that cannot be played.
+    """
+    rules = load_rules(rules_file) if rules_file is not None else load_preset(variant or "classic")
+    if options:
+        rules = rules.with_options(options)
+    return rules
