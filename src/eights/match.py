@@ -41,7 +41,12 @@ def round_points(
     ``out`` is the seat that went out, or None for a blocked round (D5).
     """
     worth = [hand_value(values, hand) for hand in hands]
-    winners = (out,) if out is not None else lowest(worth)
+    if out is not None:
+        winners: tuple[int, ...] = (out,)
+    elif rules.blocked_fewest_cards:
+        winners = lowest([len(hand) for hand in hands])
+    else:
+        winners = lowest(worth)
     points = [0] * len(hands)
     if not rules.score_keeping:
         return tuple(points), winners

@@ -139,13 +139,71 @@ class NameSuit(Action):
         return f"names {self.suit.name.lower()} {self.suit.symbol}"
 
 
+class Bury(Action):
+    """Four in a row: put ``card`` from your hand under the discard pile."""
+
+    __slots__ = ("card",)
+    card: Card
+
+    def __init__(self, card: Card | str) -> None:
+        object.__setattr__(self, "card", card if isinstance(card, Card) else Card.parse(card))
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("actions are immutable")
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is Bury and self.card == other.card
+
+    def __hash__(self) -> int:
+        return hash(("bury", int(self.card)))
+
+    def __repr__(self) -> str:
+        return f"Bury({self.card!r})"
+
+    def __str__(self) -> str:
+        return f"bury {self.card}"
+
+    def words(self) -> str:
+        return f"buries {self.card.pretty()}"
+
+
+class ChoosePlayer(Action):
+    """Choose a seat: who draws for a 5, whom to swap with for a 7."""
+
+    __slots__ = ("seat",)
+    seat: int
+
+    def __init__(self, seat: int) -> None:
+        object.__setattr__(self, "seat", int(seat))
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("actions are immutable")
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is ChoosePlayer and self.seat == other.seat
+
+    def __hash__(self) -> int:
+        return hash(("choose", self.seat))
+
+    def __repr__(self) -> str:
+        return f"ChoosePlayer({self.seat})"
+
+    def __str__(self) -> str:
+        return f"choose {self.seat}"
+
+    def words(self) -> str:
+        return f"chooses seat {self.seat}"
+
+
 #: Interned actions, so the engine's hot path builds no objects.
 PLAY: Final[tuple[Play, ...]] = tuple(Play(card) for card in ALL_CARDS)
 DRAW: Final = Draw()
 PASS: Final = Pass()
 NAME_SUIT: Final[tuple[NameSuit, ...]] = tuple(NameSuit(suit) for suit in Suit)
+BURY: Final[tuple[Bury, ...]] = tuple(Bury(card) for card in ALL_CARDS)
+CHOOSE: Final[tuple[ChoosePlayer, ...]] = tuple(ChoosePlayer(seat) for seat in range(16))
 
-ACTION_FORMS = "play CARD [CARD...], draw, pass, suit C|D|H|S (or a card alone, like 8H)"
+ACTION_FORMS = "play CARD [CARD...], draw, pass, suit C|D|H|S, bury CARD, choose SEAT (or a card alone, like 8H)"
 
 
 def parse_action(text: str) -> Action:
@@ -164,6 +222,12 @@ def parse_action(text: str) -> Action:
             return PASS
         if verb in ("suit", "name", "s") and len(words) == 2:
             return NAME_SUIT[Suit.parse(words[1])]
+        if verb == "bury" and len(words) == 2:
+            return BURY[Card.parse(words[1])]
+        if verb in ("choose", "target") and len(words) == 2:
+            if not words[1].isdigit() or int(words[1]) >= len(CHOOSE):
+                raise ActionError(f"{text!r}: choose takes a seat number 0-{len(CHOOSE) - 1}")
+            return CHOOSE[int(words[1])]
         cards = parse_cards(words[1:]) if verb == "play" and len(words) >= 2 else parse_cards(words)
     except CardError as exc:
         raise ActionError(f"{text!r} is not an action ({exc}); valid: {ACTION_FORMS}") from None

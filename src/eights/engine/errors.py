@@ -56,3 +56,15 @@ class CannotPass(IllegalAction):
 
 class BadStack(IllegalAction):
     rule = "stacking: cards of one rank, the top one playable (D11)"
+
+
+class MustDropJacks(IllegalAction):
+    rule = "a queen was played: every player drops all their jacks, in turn order"
+
+
+class MustBury(IllegalAction):
+    rule = "four in a row: every player buries one card of their choice (D30)"
+
+
+class MustChoosePlayer(IllegalAction):
+    rule = "the 5 or 7 just played: its player chooses a player"

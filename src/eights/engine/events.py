@@ -185,4 +185,94 @@ def redact(event: Event, seat: int | None) -> Event:
             return replace(event, cards=None)
     elif isinstance(event, RoundStarted):
         return replace(event, hands=tuple(h if i == seat else None for i, h in enumerate(event.hands)))
+    else:
+        return redact_cards(event, seat)
+    return event
+
+
+@dataclass(frozen=True, slots=True)
+class Cancelled(Event):
+    card: Card
+
+    def words(self, names: tuple[str, ...] | None = None) -> str:
+        return f"The 3 cancels {self.card.pretty()}: it has no effect."
+
+
+@dataclass(frozen=True, slots=True)
+class JackDropped(Event):
+    seat: int
+    card: Card
+
+    def words(self, names: tuple[str, ...] | None = None) -> str:
+        return f"{_name(names, self.seat)} drops {self.card.pretty()}."
+
+
+@dataclass(frozen=True, slots=True)
+class FourInARow(Event):
+    seat: int
+    rank: int
+
+    def words(self, names: tuple[str, ...] | None = None) -> str:
+        return f"Four in a row! Starting with {_name(names, self.seat)}, everyone buries a card."
+
+
+@dataclass(frozen=True, slots=True)
+class CardBuried(Event):
+    seat: int
+    card: Card
+
+    def words(self, names: tuple[str, ...] | None = None) -> str:
+        return f"{_name(names, self.seat)} buries {self.card.pretty()} under the discard pile."
+
+
+@dataclass(frozen=True, slots=True)
+class CardsSwapped(Event):
+    seat: int
+    target: int
+    #: The card ``seat`` gave and the card it got; ``None`` for anyone but the two players.
+    gave: Card | None = None
+    got: Card | None = None
+
+    def words(self, names: tuple[str, ...] | None = None) -> str:
+        text = f"{_name(names, self.seat)} and {_name(names, self.target)} swap a random card each"
+        if self.gave is not None and self.got is not None:
+            text += f" ({self.gave.pretty()} for {self.got.pretty()})"
+        return text + "."
+
+
+@dataclass(frozen=True, slots=True)
+class SuicideKing(Event):
+    seat: int
+    #: The new hands; ``None`` where the viewer may not see them.
+    hands: tuple[tuple[Card, ...] | None, ...]
+
+    def words(self, names: tuple[str, ...] | None = None) -> str:
+        return f"The Suicide King! Every card is shuffled and {_name(names, self.seat)} deals new hands."
+
+
+@dataclass(frozen=True, slots=True)
+class GuaranteeJoker(Event):
+    seat: int
+    count: int
+
+    def words(self, names: tuple[str, ...] | None = None) -> str:
+        return (
+            f"The Guarantee Joker! {_name(names, self.seat)} takes the whole draw pile ({self.count} cards); "
+            "forced draws now come from that hand, and a player who cannot match is skipped."
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class GuaranteeEnded(Event):
+    def words(self, names: tuple[str, ...] | None = None) -> str:
+        return "The Guarantee Joker's hold ends: draws come from the draw pile again."
+
+
+def redact_cards(event: Event, seat: int | None) -> Event:
+    """Strip the cards of a swap or a Suicide King deal that ``seat`` may not see."""
+    if isinstance(event, CardsSwapped):
+        if seat not in (event.seat, event.target):
+            return replace(event, gave=None, got=None)
+    elif isinstance(event, SuicideKing):
+        return replace(event, hands=tuple(h if i == seat else None for i, h in enumerate(event.hands)))
     return event

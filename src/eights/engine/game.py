@@ -6,8 +6,12 @@ raises an ``IllegalAction`` naming the rule and leaves the game untouched) and
 ``apply(action)`` the unchecked fast path for search. Rounds follow each other by
 themselves: scoring, dealer rotation and the match end happen inside ``apply``.
 
-All randomness (first dealer, shuffles, reshuffles) comes from the game's own
-``random.Random``; the same seed and actions replay the same game.
+All randomness (first dealer, shuffles, reshuffles, a blind swap) comes from the
+game's own ``random.Random``; the same seed and actions replay the same game.
+
+Most choices belong to the player whose turn it is (``turn``); some belong to
+others (jacks dropped after a queen, cards buried after four in a row):
+``to_act`` is always the seat that must act now.
 """
 
 from __future__ import annotations
@@ -20,15 +24,35 @@ from itertools import product
 
 from eights.cards import RANKS, SUITS, Card, Suit, format_cards, rank_text
 from eights.engine import errors
-from eights.engine.actions import DRAW, NAME_SUIT, PASS, PLAY, Action, Draw, NameSuit, Play
+from eights.engine.actions import (
+    BURY,
+    CHOOSE,
+    DRAW,
+    NAME_SUIT,
+    PASS,
+    PLAY,
+    Action,
+    Bury,
+    ChoosePlayer,
+    Draw,
+    NameSuit,
+    Play,
+)
 from eights.engine.events import (
+    Cancelled,
+    CardBuried,
     CardPlayed,
     CardsDrawn,
+    CardsSwapped,
     ChainGrew,
     DirectionReversed,
     Event,
     FollowMe,
+    FourInARow,
     GameOver,
+    GuaranteeEnded,
+    GuaranteeJoker,
+    JackDropped,
     Passed,
     PlayerSkipped,
     Reshuffled,
@@ -36,20 +60,39 @@ from eights.engine.events import (
     RoundStarted,
     StarterBuried,
     StarterTurned,
+    SuicideKing,
     SuitNamed,
 )
-from eights.engine.tables import NAMED, ONE_ENDS_TURN, ONE_MAY_PLAY, UP_TO_N, Tables, tables_for
+from eights.engine.tables import EXACT, NAMED, ONE_ENDS_TURN, ONE_MAY_PLAY, UP_TO_N, Effect, Tables, tables_for
 from eights.match import Outcome, match_over, match_winners, round_points
 from eights.rules import RulesError, RuleSet
 
-# Phases of a turn.
-PLAY_PHASE = 0  # the player to act plays, draws or passes
+# Phases: what kind of choice the seat to act faces.
+PLAY_PHASE = 0  # play, draw or pass
 SUIT_PHASE = 1  # a wild was laid: its player names a suit
 DRAWN_PHASE = 2  # a drawn card is playable: play it or pass (draw one, may play)
-FOLLOW_PHASE = 3  # after a 3 or 10: more of its rank, or a follow-me card
+FOLLOW_PHASE = 3  # after a 3 or 10 (derange): more of its rank, or a follow-me card
 FOLLOW_DRAWN_PHASE = 4  # the card drawn to follow does follow: it must be played
 OVER_PHASE = 5
-PHASES = ("play", "name_suit", "play_drawn", "follow", "follow_drawn", "over")
+JACK_PHASE = 6  # after a queen: the seat to act drops its jacks, one at a time
+BURY_PHASE = 7  # four in a row: the seat to act buries a card
+CHOOSE_DRAW_PHASE = 8  # after a 5: its player chooses who draws
+CHOOSE_SWAP_PHASE = 9  # after a 7: its player chooses whom to swap with
+EXTRA_PHASE = 10  # after a 10: its player plays one more card, or passes when they cannot
+PHASES = (
+    "play",
+    "name_suit",
+    "play_drawn",
+    "follow",
+    "follow_drawn",
+    "over",
+    "drop_jacks",
+    "bury",
+    "choose_draw",
+    "choose_swap",
+    "extra_card",
+)
+NO_PENDING = (0, 0, 0, 0, 0)
 
 
 class Game:
@@ -58,16 +101,23 @@ class Game:
     __slots__ = (
         "actions",
         "active_suit",
+        "armed",
+        "cancel",
         "chain",
+        "choose_count",
         "dealer",
         "direction",
         "discard",
         "drawn",
         "draws",
+        "dupes",
         "first_dealer",
         "first_deck",
         "follow_rank",
         "hands",
+        "hoarder",
+        "jack_owner",
+        "jack_queue",
         "last_round",
         "log",
         "match_rank",
@@ -77,13 +127,18 @@ class Game:
         "pending",
         "phase",
         "players",
+        "queue",
+        "resume",
         "rng",
         "round_actions",
         "round_index",
         "rules",
+        "run_len",
+        "run_number",
         "seed",
         "stock",
         "t",
+        "top_player",
         "totals",
         "turn",
     )
@@ -98,17 +153,20 @@ class Game:
     hands: list[list[Card]]
     stock: list[Card]
     discard: list[Card]
+    #: The seat whose turn it is (the seat to act, but for out-of-turn choices).
     turn: int
     direction: int
     phase: int
     active_suit: int
+    #: The rank class a card must match (``NAMED`` after a wild, ``EXACT + rank`` after a 3).
     match_rank: int
     chain: int
     follow_rank: int
     drawn: int
     draws: int
     passes: int
-    pending: tuple[int, int, int]
+    #: A wild's remaining effects, applied once its suit is named: skip, reverse, draw, penalty, ally.
+    pending: tuple[int, int, int, int, int]
     round_actions: int
     round_index: int
     dealer: int
@@ -119,6 +177,24 @@ class Game:
     actions: list[Action]
     first_deck: tuple[Card, ...] | None
     first_dealer: int
+    #: A 3 is on top: the next card played has no effect (baby-eating).
+    cancel: int
+    run_number: int
+    run_len: int
+    #: The seat that laid the top card (-1: the starter).
+    top_player: int
+    #: The Guarantee Joker's victim while its hold lasts, else -1; ``armed`` while the combo can happen.
+    hoarder: int
+    armed: bool
+    #: Seats still to bury after four in a row, and still to drop jacks; the first acts.
+    queue: list[int]
+    jack_queue: list[int]
+    #: Whether a hand may hold equal cards (several packs): legal plays are then deduplicated.
+    dupes: bool
+    #: What resumes after burying: the fourth card's effect, or the jack drop.
+    resume: tuple[int, int, int, int] | None
+    jack_owner: int
+    choose_count: int
 
     def __init__(
         self,
@@ -139,6 +215,7 @@ class Game:
         :raises RulesError: when the players, packs or deal cannot be played.
         """
         self.packs = rules.packs_for(players)
+        self.dupes = len(set(rules.pack(players))) != len(rules.pack(players))
         self.rules = rules
         self.players = players
         self.seed = int.from_bytes(os.urandom(6), "big") if seed is None else seed
@@ -155,6 +232,7 @@ class Game:
             raise RulesError(f"dealer: {dealer} is not a seat; valid: 0-{players - 1}")
         self.dealer = self.first_dealer = dealer
         self.actions = []
+        self.armed = True
         self.first_deck = None
         if deck is not None:
             deck = self._check_deck(deck)
@@ -166,7 +244,14 @@ class Game:
     @property
     def to_act(self) -> int:
         """The seat that must act now (-1 once the game is over)."""
-        return -1 if self.phase == OVER_PHASE else self.turn
+        phase = self.phase
+        if phase == OVER_PHASE:
+            return -1
+        if phase == JACK_PHASE:
+            return self.jack_queue[0]
+        if phase == BURY_PHASE:
+            return self.queue[0]
+        return self.turn
 
     @property
     def is_over(self) -> bool:
@@ -185,6 +270,10 @@ class Game:
         """Cards dealt to each player this round."""
         return self.rules.hand_size(self.players, self.round_index)
 
+    def ally(self, seat: int) -> int | None:
+        """The seat's team-mate, in a team game (D32)."""
+        return (seat + self.players // 2) % self.players if self.t.teams else None
+
     def can_draw(self) -> bool:
         return bool(self.stock) or (self.t.reshuffle and len(self.discard) > 1)
 
@@ -193,7 +282,7 @@ class Game:
         return bool(self.t.match[(self.match_rank + 1) * 5 + self.active_suit][card])
 
     def legal_actions(self) -> list[Action]:
-        """Every action the player to act may take; empty once the game is over."""
+        """Every action the seat to act may take; empty once the game is over."""
         phase = self.phase
         t = self.t
         if phase == PLAY_PHASE:
@@ -204,17 +293,20 @@ class Game:
                 plays.append(DRAW)
                 return plays
             mask = t.match[(self.match_rank + 1) * 5 + self.active_suit]
-            if t.stacking or self.packs > 1:
+            if t.stacking or self.dupes:
                 plays = self._plays([c for c in hand if mask[c]], hand)
             else:
                 plays = [PLAY[c] for c in hand if mask[c]]
-            can_draw = bool(self.stock) or (t.reshuffle and len(self.discard) > 1)
             if t.policy == UP_TO_N and self.draws >= t.draw_limit:
-                can_draw = False
                 plays.append(PASS)
                 return plays
+            # Under the Guarantee Joker's hold a player who cannot match is skipped instead of drawing.
+            can_draw = self.hoarder < 0 and (bool(self.stock) or (t.reshuffle and len(self.discard) > 1))
             if plays:
-                if can_draw and (t.draw_at_will or all(t.exempt[p.card] for p in plays if isinstance(p, Play))):
+                if t.has_exempt and all(t.exempt[p.card] for p in plays if isinstance(p, Play)):
+                    # Only cards that may be held back: draw (or pass, with nothing to draw) instead.
+                    plays.append(DRAW if can_draw else PASS)
+                elif can_draw and t.draw_at_will:
                     plays.append(DRAW)
                 return plays
             return [DRAW] if can_draw else [PASS]
@@ -246,6 +338,22 @@ class Game:
             return plays
         if phase == FOLLOW_DRAWN_PHASE:
             return [PLAY[self.drawn]]
+        if phase == JACK_PHASE:
+            jack = t.jack
+            return [PLAY[c] for c in dict.fromkeys(self.hands[self.jack_queue[0]]) if jack[c]]
+        if phase == BURY_PHASE:
+            return [BURY[c] for c in dict.fromkeys(self.hands[self.queue[0]])]
+        if phase == CHOOSE_DRAW_PHASE:
+            return [CHOOSE[s] for s in range(self.players)]
+        if phase == CHOOSE_SWAP_PHASE:
+            return [CHOOSE[s] for s in range(self.players) if s != self.turn]
+        if phase == EXTRA_PHASE:
+            hand = self.hands[self.turn]
+            mask = t.match[(self.match_rank + 1) * 5 + self.active_suit]
+            plays = self._plays([c for c in hand if mask[c]], hand)
+            if not plays or all(t.exempt[p.card] for p in plays if isinstance(p, Play)):
+                plays.append(PASS)
+            return plays
         return []
 
     def _plays(self, playable: list[Card], hand: list[Card], stack: bool = True) -> list[Action]:
@@ -259,7 +367,7 @@ class Game:
             others = [(c, counts[c] - (c == top)) for c in sorted(counts) if RANKS[c] == RANKS[top]]
             others = [(c, k) for c, k in others if k > 0]
             for picks in product(*(range(k + 1) for _, k in others)):
-                stack_cards = tuple(c for (c, _), k in zip(others, picks, strict=False) for _ in range(k))
+                stack_cards = tuple(c for (c, _), k in zip(others, picks, strict=True) for _ in range(k))
                 plays.append(Play(top, stack_cards) if stack_cards else PLAY[top])
         return plays
 
@@ -267,6 +375,8 @@ class Game:
 
     def play(self, action: Action | str, seat: int | None = None) -> list[Event]:
         """Apply an action after checking it; returns the events it caused.
+
+        ``seat``, when given, must be the seat to act.
 
         :raises IllegalAction: (a subclass naming the rule) and leaves the game as it was.
         """
@@ -276,8 +386,9 @@ class Game:
             action = parse_action(action)
         if self.phase == OVER_PHASE:
             raise errors.GameIsOver("the game is over: no more actions")
-        if seat is not None and seat != self.turn:
-            raise errors.NotYourTurn(f"it is seat {self.turn}'s turn, not seat {seat}'s")
+        acting = self.to_act
+        if seat is not None and seat != acting:
+            raise errors.NotYourTurn(f"seat {acting} must act now ({PHASES[self.phase]}), not seat {seat}")
         legal = self.legal_actions()
         if action not in legal:
             raise self._explain(action, legal)
@@ -287,12 +398,25 @@ class Game:
 
     def _explain(self, action: Action, legal: list[Action]) -> errors.IllegalAction:
         listed = ", ".join(str(a) for a in legal)
-        hand = self.hands[self.turn]
+        acting = self.to_act
+        hand = self.hands[acting]
         tail = f" Legal now: {listed}."
-        if self.phase == SUIT_PHASE and not isinstance(action, NameSuit):
+        phase = self.phase
+        if phase == SUIT_PHASE and not isinstance(action, NameSuit):
             return errors.MustNameSuit(f"a wild was played: name a suit first (suit C, D, H or S).{tail}")
         if isinstance(action, NameSuit):
             return errors.MustNameSuit(f"there is no wild to name a suit for.{tail}")
+        if phase == JACK_PHASE:
+            return errors.MustDropJacks(f"a queen was played: seat {acting} drops its jacks one at a time.{tail}")
+        if phase == BURY_PHASE:
+            if isinstance(action, Bury):
+                return errors.CardNotInHand(f"you do not hold {action.card} to bury.{tail}")
+            return errors.MustBury(f"four in a row: seat {acting} buries a card of its choice.{tail}")
+        if phase in (CHOOSE_DRAW_PHASE, CHOOSE_SWAP_PHASE):
+            who = "any player" if phase == CHOOSE_DRAW_PHASE else "another player"
+            return errors.MustChoosePlayer(f"choose {who} for the card just played.{tail}")
+        if isinstance(action, ChoosePlayer | Bury):
+            return errors.IllegalAction(f"{action} is not a choice anyone faces now.{tail}")
         if isinstance(action, Play):
             missing = Counter(action.cards) - Counter(hand)
             if missing:
@@ -304,16 +428,15 @@ class Game:
                 return errors.BadStack(f"stacking is off in these rules: lay one card at a time.{tail}")
             if action.stack and any(RANKS[c] != RANKS[action.card] for c in action.stack):
                 return errors.BadStack(f"stacked cards must all share the top card's rank.{tail}")
-            if self.phase == FOLLOW_DRAWN_PHASE:
+            if phase == FOLLOW_DRAWN_PHASE:
                 return errors.MustPlayDrawn(f"you drew {Card(self.drawn)}, which follows: you must play it.{tail}")
-            if self.phase == DRAWN_PHASE:
+            if phase == DRAWN_PHASE:
                 return errors.MustPlayDrawn(
                     f"after drawing you may play only the card you drew, {Card(self.drawn)}, or pass.{tail}"
                 )
-            if self.phase == FOLLOW_PHASE:
-                top = self.top
+            if phase == FOLLOW_PHASE:
                 return errors.MustFollow(
-                    f"{action.card} does not follow {top}: lay another {rank_text(self.follow_rank)}, "
+                    f"{action.card} does not follow {self.top}: lay another {rank_text(self.follow_rank)}, "
                     f"or a follow-me card ({Suit(self.active_suit).name.lower()} or an 8).{tail}"
                 )
             if self.chain:
@@ -322,11 +445,15 @@ class Game:
                 )
             return errors.CardNotPlayable(f"{action.card} does not match: {self._matching_words()}.{tail}")
         if isinstance(action, Draw):
-            if self.phase in (DRAWN_PHASE, FOLLOW_DRAWN_PHASE):
+            if phase in (DRAWN_PHASE, FOLLOW_DRAWN_PHASE):
                 return errors.MustPlayDrawn(f"you have drawn this turn: play the drawn card or pass.{tail}")
+            if phase == EXTRA_PHASE:
+                return errors.CannotDraw(f"the 10's extra card is played from hand, never drawn (D27).{tail}")
+            if self.hoarder >= 0:
+                return errors.CannotDraw(f"under the Guarantee Joker's hold no one draws at will.{tail}")
             if not self.can_draw():
                 return errors.CannotDraw(f"the stock is empty and cannot be refilled.{tail}")
-            if self.phase == FOLLOW_PHASE:
+            if phase == FOLLOW_PHASE:
                 return errors.MustFollow(f"you hold a follow-me card and must play one (D20).{tail}")
             if self.rules.draw == "up_to_n":
                 return errors.CannotDraw(f"you have drawn {self.draws} cards, the limit this turn.{tail}")
@@ -337,7 +464,8 @@ class Game:
         suit = Suit(self.active_suit).name.lower()
         if self.match_rank == NAMED:
             return f"a wild named {suit}: play a {suit[:-1]} or a wild"
-        return f"the top card is {self.top}: play a {suit[:-1]}, a {rank_text(self.match_rank)} or a wild"
+        rank = self.match_rank - EXACT if self.match_rank > EXACT else self.match_rank
+        return f"the top card is {self.top}: play a {suit[:-1]}, a {rank_text(rank)} or a wild"
 
     # ----- the unchecked fast path ------------------------------------------
 
@@ -348,11 +476,18 @@ class Game:
             self.actions.append(action)
         kind = type(action)
         if kind is Play:
-            self._play(action)  # type: ignore[arg-type]
+            if self.phase == JACK_PHASE:
+                self._drop_jack(action.card)  # type: ignore[attr-defined]
+            else:
+                self._play(action)  # type: ignore[arg-type]
         elif kind is Draw:
             self._draw()
         elif kind is NameSuit:
             self._name_suit(action.suit)  # type: ignore[attr-defined]
+        elif kind is Bury:
+            self._bury(action.card)  # type: ignore[attr-defined]
+        elif kind is ChoosePlayer:
+            self._choose(action.seat)  # type: ignore[attr-defined]
         else:
             self._pass()
         if self.round_actions >= self.t.max_actions and self.phase != OVER_PHASE:
@@ -364,49 +499,96 @@ class Game:
         discard = self.discard
         card = action.card
         stack = action.stack
+        t = self.t
         for c in stack:
             hand.remove(c)
             discard.append(c)
         hand.remove(card)
         discard.append(card)
         self.passes = 0
-        if self.log is not None:
-            self.log.append(CardPlayed(seat, card, stack))
+        log = self.log
+        if log is not None:
+            log.append(CardPlayed(seat, card, stack))
         self.active_suit = SUITS[card]
-        self.match_rank = RANKS[card]
-        effect = self.t.effect[card]
-        if effect is None:
-            if hand:
-                self._advance(0, 0, 0)
-            else:
-                self._round_over(seat, "out")
-            return
-        wild, skip, rev, draw, chain, follow = effect
-        if stack:
-            k = len(stack) + 1
-            skip, rev, draw, chain = skip * k, rev * k, draw * k, chain * k
+        cancelled = self.cancel
+        if cancelled:
+            # D24: the card on a 3 has no effect; a 6 or 9 on it matches only its own rank.
+            self.cancel = 0
+            self.match_rank = EXACT + RANKS[card]
+            if log is not None and t.effect[card] is not None:
+                log.append(Cancelled(card))
+        else:
+            self.match_rank = t.rank_class[card]
+        effect = t.effect[card]
+        previous_player = self.top_player
+        self.top_player = seat
+        if t.guarantee_joker and card == 53 and self.armed and discard[-2] == 52 and 0 <= previous_player != seat:
+            self._guarantee(previous_player)
+        elif self.hoarder >= 0:
+            self._check_hold()
         if not hand:
-            if follow and self.t.follow_blocks_out:
-                self._follow(seat, card)
-            elif chain and self.t.chain_survives_out:
-                victim = (seat + self.direction) % self.players
-                self._give(victim, self.chain + chain, "chain")
-                self.chain = 0
-                self._round_over(seat, "out")
-            else:
-                self._round_over(seat, "out")
+            if effect is not None and not cancelled:
+                if effect[5] and t.follow_blocks_out:
+                    self._follow(seat, card)
+                    return
+                if effect[4] and t.chain_survives_out:
+                    victim = (seat + self.direction) % self.players
+                    self._give(victim, self.chain + effect[4] * (len(stack) + 1), "chain")
+                    self.chain = 0
+            self._round_over(seat, "out")
             return
+        if t.four_in_a_row and self._run(seat, card, len(stack) + 1):
+            self.resume = (0, seat, card, (len(stack) + 1) * 2 + cancelled)
+            return
+        if effect is None:
+            self._advance(0, 0, 0)
+        else:
+            self._effects(seat, card, effect, cancelled, len(stack) + 1)
+
+    def _effects(self, seat: int, card: Card, effect: Effect, cancelled: int, k: int) -> None:
+        """Resolve a laid card's effects (``k`` cards of it, stacked)."""
+        wild, skip, rev, draw, chain, follow, penalty, choose, swap, extra, jacks, ally, suicide, cancel = effect
+        if cancelled:
+            if wild:
+                self.phase = SUIT_PHASE  # a wild on a 3 still names its suit
+                self.pending = NO_PENDING
+            else:
+                self._advance(0, 0, 0)
+            return
+        if k > 1:
+            skip, rev, draw, chain, penalty = skip * k, rev * k, draw * k, chain * k, penalty * k
+        if cancel:
+            self.cancel = 1
         if chain:
             self.chain += chain
             if self.log is not None:
                 self.log.append(ChainGrew(self.chain))
         if follow:
             self._follow(seat, card)
+        elif suicide:
+            self._suicide(seat)
+            self._advance(0, 0, 0)
+        elif jacks:
+            n = self.players
+            d = self.direction
+            self.jack_queue = [(seat + d * i) % n for i in range(1, n + 1)]
+            self.jack_owner = seat
+            self._next_jack()
+        elif choose:
+            self.phase = CHOOSE_DRAW_PHASE
+            self.choose_count = choose
+        elif swap:
+            self.phase = CHOOSE_SWAP_PHASE
+        elif extra:
+            if penalty:
+                self._give((seat + self.direction) % self.players, penalty, "penalty")
+            if self.phase != OVER_PHASE:
+                self.phase = EXTRA_PHASE
         elif wild:
             self.phase = SUIT_PHASE
-            self.pending = (skip, rev, draw)
+            self.pending = (skip, rev, draw, penalty, ally)
         else:
-            self._advance(skip, rev, draw)
+            self._advance(skip, rev, draw, penalty, ally)
 
     def _follow(self, seat: int, card: Card) -> None:
         self.phase = FOLLOW_PHASE
@@ -421,7 +603,7 @@ class Game:
             self.log.append(SuitNamed(self.turn, Suit(suit)))
         self._advance(*self.pending)
 
-    def _advance(self, skip: int, rev: int, draw: int) -> None:
+    def _advance(self, skip: int, rev: int, draw: int, penalty: int = 0, ally: int = 0) -> None:
         """End the turn: reverses, a draw card's victim, skips; then the next player."""
         n = self.players
         cur = self.turn
@@ -435,22 +617,29 @@ class Game:
         if draw:
             skip += 1
         d = self.direction
-        if n == 2 and (skip or rev) and self.t.two_player_extra_turn:
+        if ally and self.t.teams:
+            nxt = (cur + n // 2) % n  # D32: a team K passes the turn straight to the ally
+        elif n == 2 and (skip or rev) and self.t.two_player_extra_turn:
             # D26: with two players any skip or reverse gives the same player another turn.
-            if draw:
-                self._give(1 - cur, draw, "penalty")
+            if draw or penalty:
+                self._give(1 - cur, draw or penalty, "penalty")
             if log is not None and skip:
                 log.append(PlayerSkipped(1 - cur))
             nxt = cur
         elif skip:
-            if draw:
-                self._give((cur + d) % n, draw, "penalty")
+            if draw or penalty:
+                self._give((cur + d) % n, draw or penalty, "penalty")
             if log is not None:
                 for i in range(1, skip + 1):
-                    log.append(PlayerSkipped((cur + d * i) % n))
+                    if (cur + d * i) % n != cur:
+                        log.append(PlayerSkipped((cur + d * i) % n))
             nxt = (cur + d * (1 + skip)) % n
         else:
             nxt = (cur + d) % n
+            if penalty:
+                self._give(nxt, penalty, "penalty")  # D23: the victim still plays their turn
+        if self.phase == OVER_PHASE:
+            return
         self.turn = nxt
         self.phase = PLAY_PHASE
         self.draws = 0
@@ -518,25 +707,176 @@ class Game:
             self.log.append(Reshuffled(len(rest)))
 
     def _give(self, seat: int, count: int, reason: str) -> int:
-        """``seat`` draws up to ``count`` cards; fewer when the piles run out. Returns how many."""
-        stock = self.stock
+        """``seat`` draws up to ``count`` cards; fewer when the piles run out. Returns how many.
+
+        Under the Guarantee Joker's hold the cards come at random from the hoarder's hand.
+        """
         got: list[Card] = []
-        for _ in range(count):
-            if not stock:
-                if not (self.t.reshuffle and len(self.discard) > 1):
-                    break
-                self._reshuffle()
-            got.append(stock.pop())
+        hoarder = self.hoarder
+        if hoarder >= 0:
+            source = self.hands[hoarder]
+            if seat != hoarder:
+                for _ in range(min(count, len(source))):
+                    got.append(source.pop(self.rng.randrange(len(source))))
+        else:
+            stock = self.stock
+            for _ in range(count):
+                if not stock:
+                    if not (self.t.reshuffle and len(self.discard) > 1):
+                        break
+                    self._reshuffle()
+                got.append(stock.pop())
         self.hands[seat].extend(got)
         if self.log is not None:
             self.log.append(CardsDrawn(seat, len(got), reason, tuple(got)))
+        if hoarder >= 0 and got and not self.hands[hoarder]:
+            self._round_over(hoarder, "out")  # the hoarder's hand emptied: out, like any other
         return len(got)
+
+    # ----- baby-eating's table-wide effects ----------------------------------
+
+    def _run(self, seat: int, card: Card, k: int) -> bool:
+        """Count four in a row (D30); on the fourth card start the burying and return True."""
+        number = self.t.rank_class[card]
+        if number == self.run_number:
+            self.run_len += k
+        else:
+            self.run_number, self.run_len = number, k
+        if self.run_len < 4:
+            return False
+        self.run_number, self.run_len = -1, 0
+        n, d = self.players, self.direction
+        self.queue = [(seat + d * i) % n for i in range(n)]
+        self.phase = BURY_PHASE
+        if self.log is not None:
+            self.log.append(FourInARow(seat, RANKS[card]))
+        return True
+
+    def _bury(self, card: Card) -> None:
+        seat = self.queue.pop(0)
+        hand = self.hands[seat]
+        hand.remove(card)
+        self.discard.insert(0, card)
+        if self.log is not None:
+            self.log.append(CardBuried(seat, card))
+        if not hand:
+            self._round_over(seat, "out")
+            return
+        if self.hoarder >= 0:
+            self._check_hold()
+        if self.queue:
+            return
+        resume = self.resume
+        self.resume = None
+        assert resume is not None
+        kind, owner, fourth, flags = resume
+        if kind == 1:
+            self._next_jack()
+            return
+        self.turn = owner
+        self.phase = PLAY_PHASE
+        effect = self.t.effect[fourth]
+        if effect is None:
+            self._advance(0, 0, 0)
+        else:
+            self._effects(owner, Card(fourth), effect, flags & 1, flags >> 1)
+
+    def _next_jack(self) -> None:
+        """Hand the jack drop to the next seat holding a jack, or end it (after the queen's player)."""
+        queue = self.jack_queue
+        jack = self.t.jack
+        while queue and not any(jack[c] for c in self.hands[queue[0]]):
+            queue.pop(0)
+        if queue:
+            self.phase = JACK_PHASE
+            return
+        self.turn = self.jack_owner
+        self.phase = PLAY_PHASE
+        self._advance(0, 0, 0)  # the next player matches the last jack dropped
+
+    def _drop_jack(self, card: Card) -> None:
+        seat = self.jack_queue[0]
+        hand = self.hands[seat]
+        hand.remove(card)
+        self.discard.append(card)
+        self.active_suit = SUITS[card]
+        self.match_rank = self.t.rank_class[card]
+        self.top_player = seat
+        if self.log is not None:
+            self.log.append(JackDropped(seat, card))
+        if self.hoarder >= 0:
+            self._check_hold()
+        if not hand:
+            self._round_over(seat, "out")
+            return
+        if self.t.four_in_a_row and self._run(seat, card, 1):
+            self.resume = (1, self.jack_owner, card, 0)  # the drop goes on after the burying
+            return
+        self._next_jack()
+
+    def _choose(self, target: int) -> None:
+        seat = self.turn
+        if self.phase == CHOOSE_DRAW_PHASE:
+            self._give(target, self.choose_count, "chosen")
+        else:
+            mine, theirs = self.hands[seat], self.hands[target]
+            # D46: both cards are picked from the hands as they stand, then swap at once.
+            gave = mine.pop(self.rng.randrange(len(mine)))
+            got = theirs.pop(self.rng.randrange(len(theirs)))
+            mine.append(got)
+            theirs.append(gave)
+            if self.log is not None:
+                self.log.append(CardsSwapped(seat, target, gave, got))
+        if self.phase != OVER_PHASE:
+            self._advance(0, 0, 0)
+
+    def _suicide(self, seat: int) -> None:
+        """The K of hearts: every other card shuffled, six dealt to each from the next player (D29)."""
+        king = self.discard.pop()
+        cards = self.stock + self.discard
+        for hand in self.hands:
+            cards += hand
+            hand.clear()
+        self.rng.shuffle(cards)
+        n, d = self.players, self.direction
+        size = self.rules.deal
+        for _ in range(size):
+            for i in range(1, n + 1):
+                self.hands[(seat + d * i) % n].append(cards.pop())
+        self.stock = cards
+        self.discard = [king]
+        self.run_number, self.run_len = self.t.rank_class[king], 1
+        if self.log is not None:
+            self.log.append(SuicideKing(seat, tuple(tuple(h) for h in self.hands)))
+        if self.hoarder >= 0:
+            self.hoarder = -1
+            if self.log is not None:
+                self.log.append(GuaranteeEnded())
+        self.armed = True  # D47
+
+    def _guarantee(self, victim: int) -> None:
+        """The Guarantee Joker combo (D31): the other joker's player takes the whole draw pile."""
+        taken = self.stock[::-1]
+        self.stock.clear()
+        self.hands[victim].extend(taken)
+        self.hoarder = victim
+        self.armed = False
+        if self.log is not None:
+            self.log.append(GuaranteeJoker(victim, len(taken)))
+        self._check_hold()
+
+    def _check_hold(self) -> None:
+        """End the Guarantee Joker's hold once the piles hold 3 cards per player."""
+        if len(self.stock) + len(self.discard) >= 3 * self.players:
+            self.hoarder = -1
+            if self.log is not None:
+                self.log.append(GuaranteeEnded())
 
     # ----- rounds and the match ---------------------------------------------
 
     def _check_deck(self, deck: Sequence[Card | str]) -> list[Card]:
         cards = [c if isinstance(c, Card) else Card.parse(c) for c in deck]
-        extra = Counter(cards) - Counter(self.t.pack(self.packs))
+        extra = Counter(cards) - Counter(self.t.pack(self.players))
         if extra:
             card = next(iter(extra))
             raise RulesError(f"deck: {card} appears more often than the {self.packs} pack(s) hold it")
@@ -553,7 +893,7 @@ class Game:
         t = self.t
         size = self.rules.hand_size(n, self.round_index)
         if deck is None:
-            deck = t.pack(self.packs)
+            deck = t.pack(n)
             self.rng.shuffle(deck)
         stock = deck[::-1]  # the top of the pack is the end of the list
         dealer = self.dealer
@@ -570,8 +910,18 @@ class Game:
         self.drawn = -1
         self.draws = 0
         self.passes = 0
-        self.pending = (0, 0, 0)
+        self.pending = NO_PENDING
         self.round_actions = 0
+        self.cancel = 0
+        self.run_number = -1
+        self.run_len = 0
+        self.top_player = -1
+        self.hoarder = -1
+        self.queue = []
+        self.jack_queue = []
+        self.resume = None
+        self.jack_owner = -1
+        self.choose_count = 0
         self.turn = dealer
         self.phase = PLAY_PHASE
         log = self.log
@@ -596,29 +946,35 @@ class Game:
             if log is not None:
                 log.append(StarterTurned(starter))
         self.active_suit = SUITS[starter]
-        self.match_rank = RANKS[starter]
+        self.match_rank = t.rank_class[starter]
         effect = t.starter_effect[starter]
         if effect is None:
             self.turn = (dealer + 1) % n
             return
-        wild, skip, rev, draw, chain, _ = effect
+        wild, skip, rev, draw, chain, _, penalty, _, _, _, _, _, _, cancel = effect
+        if cancel:
+            self.cancel = 1  # a starter 3 cancels the first card played on it
         if chain:
             self.chain = chain
             if log is not None:
                 log.append(ChainGrew(chain))
         if wild:
             self.phase = SUIT_PHASE  # the dealer names the suit; play starts at the dealer's left
-            self.pending = (skip, rev, draw)
+            self.pending = (skip, rev, draw, penalty, 0)
         elif rev and t.starter_reverse_dealer_first:
             self.direction = -1
             if log is not None:
                 log.append(DirectionReversed(-1))
         else:
-            self._advance(skip, rev, draw)  # D10: as if the dealer had played it
+            self._advance(skip, rev, draw, penalty)  # D10: as if the dealer had played it
 
     def _round_over(self, out: int | None, reason: str) -> None:
         rules = self.rules
         points, winners = round_points(rules, self.t.values, self.hands, out)
+        if self.t.teams:
+            # D32: if either ally goes out (or holds the fewest cards), the team wins.
+            half = self.players // 2
+            winners = tuple(sorted({seat for w in winners for seat in (w, (w + half) % self.players)}))
         for seat, p in enumerate(points):
             self.totals[seat] += p
         self.round_index += 1
@@ -648,36 +1004,14 @@ class Game:
     def clone(self, log: bool = False) -> Game:
         """An independent copy (without the event log unless asked), for search."""
         other = Game.__new__(Game)
-        for name in (
-            "rules",
-            "players",
-            "seed",
-            "packs",
-            "t",
-            "turn",
-            "direction",
-            "phase",
-            "active_suit",
-            "match_rank",
-            "chain",
-            "follow_rank",
-            "drawn",
-            "draws",
-            "passes",
-            "pending",
-            "round_actions",
-            "round_index",
-            "dealer",
-            "outcome",
-            "last_round",
-            "first_deck",
-            "first_dealer",
-        ):
+        for name in Game.__slots__:
             setattr(other, name, getattr(self, name))
         other.hands = [h[:] for h in self.hands]
         other.stock = self.stock[:]
         other.discard = self.discard[:]
         other.totals = self.totals[:]
+        other.queue = self.queue[:]
+        other.jack_queue = self.jack_queue[:]
         other.rng = random.Random()
         other.rng.setstate(self.rng.getstate())
         other.log = list(self.log) if (log and self.log is not None) else ([] if log else None)

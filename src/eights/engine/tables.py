@@ -19,9 +19,28 @@ _POLICY = {
 
 #: ``match_rank`` after a wild: no card's rank equals it (D3).
 NAMED = -1
+#: ``match_rank`` for "exactly this rank" (a 6 or 9 played on a 3) is ``EXACT + rank``.
+EXACT = 16
 
-# A card's compiled effect: (wild, skips, reverses, draw, chain, follow).
-Effect = tuple[int, int, int, int, int, int]
+#: A card's compiled effect, one count per kind, in this order:
+#: wild, skip, reverse, draw, chain, follow, penalty, choose_draw, swap, extra, jack_drop, ally, suicide, cancel.
+Effect = tuple[int, int, int, int, int, int, int, int, int, int, int, int, int, int]
+KINDS = (
+    "wild",
+    "skip",
+    "reverse",
+    "draw",
+    "chain",
+    "follow",
+    "penalty",
+    "choose_draw",
+    "swap",
+    "extra",
+    "jack_drop",
+    "ally",
+    "suicide",
+    "cancel",
+)
 
 
 class Tables:
@@ -35,15 +54,22 @@ class Tables:
         "draw_limit",
         "effect",
         "exempt",
+        "fewest_cards",
         "follow_blocks_out",
+        "four_in_a_row",
+        "guarantee_joker",
+        "has_exempt",
+        "jack",
         "match",
         "max_actions",
         "policy",
+        "rank_class",
         "reshuffle",
         "rules",
         "stacking",
         "starter_effect",
         "starter_reverse_dealer_first",
+        "teams",
         "turn_over",
         "two_player_extra_turn",
         "values",
@@ -52,6 +78,17 @@ class Tables:
 
     def __init__(self, rules: RuleSet) -> None:
         self.rules = rules
+        classes = {rank: rank for rank in range(JOKER_RANK + 1)}
+        if rules.same_number:
+            first = parse_rank(rules.same_number[0])
+            for text in rules.same_number:
+                classes[parse_rank(text)] = first
+        self.rank_class: tuple[int, ...] = tuple(classes[RANKS[c]] for c in range(54))
+        self.jack = bytes(1 if RANKS[c] == 11 else 0 for c in range(54))
+        self.four_in_a_row = rules.four_in_a_row
+        self.guarantee_joker = rules.guarantee_joker
+        self.teams = rules.teams
+        self.fewest_cards = rules.blocked_fewest_cards
         table = rules.effect_table()
         effect: list[Effect | None] = [None] * 54
         starter: list[Effect | None] = [None] * 54
@@ -65,16 +102,23 @@ class Tables:
         self.wild = bytes(1 if e is not None and e[0] else 0 for e in effect)
         self.chain = bytes(1 if e is not None and e[4] else 0 for e in effect)
         self.exempt = _mask(rules.forced_play_exempt)
+        self.has_exempt = any(self.exempt)
         self.bury = _mask(rules.starter_bury)
         self.turn_over = _mask(rules.starter_turn_over)
         self.values: tuple[int, ...] = rules.value_table()
-        # match[(match_rank + 1) * 5 + active_suit][card] is 1 when the card plays.
+        # match[(match_rank + 1) * 5 + active_suit][card] is 1 when the card plays. A match_rank
+        # below EXACT is a rank class (6 and 9 together where they count as one number).
         match: list[bytes] = []
-        for match_rank in range(NAMED, JOKER_RANK + 1):
+        for match_rank in range(NAMED, EXACT + JOKER_RANK + 1):
             for suit in range(NO_SUIT + 1):
                 match.append(
                     bytes(
-                        1 if self.wild[c] or SUITS[c] == suit != NO_SUIT or RANKS[c] == match_rank else 0
+                        1
+                        if self.wild[c]
+                        or SUITS[c] == suit != NO_SUIT
+                        or self.rank_class[c] == match_rank
+                        or RANKS[c] == match_rank - EXACT
+                        else 0
                         for c in range(54)
                     )
                 )
@@ -90,28 +134,33 @@ class Tables:
         self.starter_reverse_dealer_first = rules.starter_reverse_dealer_first
         self.max_actions = rules.max_actions
 
-    def pack(self, packs: int) -> list[Card]:
+    def pack(self, players: int) -> list[Card]:
         """The full pack, in a fixed order, before shuffling."""
-        return list(ALL_CARDS[:52]) * packs + list(ALL_CARDS[52 : 52 + self.rules.jokers])
+        return [ALL_CARDS[c] for c in self.rules.pack(players)]
 
 
 def _compile(effects: tuple[str, ...]) -> Effect:
-    wild = skip = rev = draw = chain = follow = 0
+    counts = dict.fromkeys(KINDS, 0)
     for effect in effects:
         kind, _, count = effect.partition(":")
-        if kind == "wild":
-            wild = 1
-        elif kind == "skip":
-            skip += 1
-        elif kind == "reverse":
-            rev += 1
-        elif kind == "draw":
-            draw += int(count)
-        elif kind == "chain":
-            chain += int(count)
-        elif kind == "follow":
-            follow = 1
-    return (wild, skip, rev, draw, chain, follow)
+        counts[kind] += int(count) if count else 1
+    c = counts
+    return (
+        min(c["wild"], 1),
+        c["skip"],
+        c["reverse"],
+        c["draw"],
+        c["chain"],
+        min(c["follow"], 1),
+        c["penalty"],
+        c["choose_draw"],
+        min(c["swap"], 1),
+        min(c["extra"], 1),
+        min(c["jack_drop"], 1),
+        min(c["ally"], 1),
+        min(c["suicide"], 1),
+        min(c["cancel"], 1),
+    )
 
 
 def _mask(patterns: tuple[str, ...]) -> bytes:
@@ -122,6 +171,3 @@ def _mask(patterns: tuple[str, ...]) -> bytes:
 def tables_for(rules: RuleSet) -> Tables:
     """The compiled tables of a rule set (cached: rule sets are frozen values)."""
     return Tables(rules)
-
-
-__all__ = ["NAMED", "Tables", "parse_rank", "tables_for"]

@@ -16,7 +16,7 @@ from typing import Any
 
 from eights.cards import RANKS, Card, CardError, parse_rank
 
-PRESETS = ("classic", "action", "race", "derange")
+PRESETS = ("classic", "action", "race", "derange", "baby-eating")
 
 DRAW_POLICIES = {
     "one_may_play": "draw one card; if it is playable you may play it, otherwise the turn ends",
@@ -28,9 +28,27 @@ SCORING_MODES = {
     "winner_collects": "the player who goes out collects the value of every other hand",
     "own_hand": "every other player adds the value of their own hand",
 }
-#: Effect kinds; ``draw`` and ``chain`` take a count (``draw:2``, ``chain:2``).
-EFFECT_KINDS = ("wild", "skip", "reverse", "draw", "chain", "follow")
-STARTER_EFFECTS = ("wild", "skip", "reverse", "draw", "chain")
+#: Effect kinds, in words. Those with ``:N`` take a count (``draw:2``); ``skip`` may (``skip:2``).
+EFFECTS = {
+    "wild": "wild: playable on anything; its player names the suit",
+    "skip": "the next player is skipped (skip:N skips N other players)",
+    "reverse": "the direction of play reverses",
+    "draw:N": "the next player draws N and loses the turn",
+    "penalty:N": "the next player draws N and still plays their turn",
+    "chain:N": "the next player plays another such card or draws the chain, N cards per card",
+    "follow": "follow-me: more of its rank, then a card of its suit or a wild",
+    "cancel": "the next card played on it has no effect (a wild still names its suit)",
+    "choose_draw:N": "its player chooses any player, who draws N",
+    "swap": "its player chooses an opponent; each takes a random card from the other",
+    "extra": "its player plays one more card, if they can",
+    "jack_drop": "every player drops all their jacks, in turn order, ending with its player",
+    "ally": "in a team game the turn passes straight to the player's ally instead",
+    "suicide": "every other card is shuffled and its player deals 6 to each player",
+}
+EFFECT_KINDS = tuple(name.partition(":")[0] for name in EFFECTS)
+_COUNTED = {"draw", "penalty", "chain", "choose_draw"}
+STARTER_EFFECTS = ("wild", "skip", "reverse", "draw", "penalty", "chain", "cancel")
+EXPANDED_DECK = ("false", "true", "auto")
 
 
 class RulesError(ValueError):
@@ -49,6 +67,11 @@ class RuleSet:
     #: (packs, fewest players, most players) for each pack count allowed.
     seats: tuple[tuple[int, int, int], ...] = ((1, 2, 7),)
     jokers: int = 0
+    #: A second pack less ``expanded_remove``: "true", "false", or "auto" (from ``expanded_from`` players).
+    expanded_deck: str = "false"
+    expanded_from: int = 0
+    expanded_remove: tuple[str, ...] = ()
+    expanded_max_players: int = 0
     deal: int = 5
     #: Hand size with two players, and with more than one pack (0: as ``deal``).
     deal_two_players: int = 0
@@ -79,6 +102,16 @@ class RuleSet:
     chain_survives_out: bool = False
     #: A hand emptied by a follow-me card is not out until a follow-me card is laid (D42).
     follow_blocks_out: bool = False
+    #: Cards of these ranks count as one number, for matching and four in a row (6 and 9).
+    same_number: tuple[str, ...] = ()
+    #: Four cards of one number in a row: every player buries a card (D30).
+    four_in_a_row: bool = False
+    #: The Guarantee Joker combo: GJ directly on the other joker (D31).
+    guarantee_joker: bool = False
+    #: Teams of two, sitting opposite (D32).
+    teams: bool = False
+    #: A blocked round goes to the fewest cards (else the lowest hand value) (D5).
+    blocked_fewest_cards: bool = False
     scoring: str = "winner_collects"
     score_values: tuple[tuple[str, int], ...] = ()
     score_keeping: bool = True
@@ -132,26 +165,53 @@ class RuleSet:
     def pack_size(self, players: int) -> int:
         return 52 * self.packs_for(players) + self.jokers
 
+    def expanded_for(self, players: int) -> bool:
+        """Whether a game of ``players`` uses the expanded deck."""
+        if self.expanded_deck == "auto":
+            return bool(self.expanded_from) and players >= self.expanded_from
+        return self.expanded_deck == "true"
+
+    def pack(self, players: int) -> list[int]:
+        """The card ids of the full pack for ``players``, in a fixed order (before shuffling)."""
+        packs = self.packs or min((p for p, lo, hi in self.seats if lo <= players <= hi), default=1)
+        cards = list(range(52)) * packs + [52, 53][: self.jokers]
+        if self.expanded_for(players):
+            removed = {c for pattern in self.expanded_remove for c in _pattern_cards(pattern)}
+            cards += [c for c in range(54) if c not in removed]
+        return cards
+
     def check_players(self, players: int) -> None:
         """Refuse a player count that does not fit the packs, or a deal that does not fit.
 
         :raises RulesError: naming the field and the valid values.
         """
-        if self.packs:
+        if self.expanded_for(players) and self.expanded_max_players:
+            lo = self.min_players
+            if not lo <= players <= self.expanded_max_players:
+                raise RulesError(
+                    f"players: {players} cannot play {self.name} with the expanded deck; "
+                    f"valid: {lo}-{self.expanded_max_players}"
+                )
+        elif self.packs:
             ranges = [(lo, hi) for p, lo, hi in self.seats if p == self.packs]
             if not ranges:
                 raise RulesError(f"packs: {self.packs} is not allowed; valid: {self._pack_counts()}")
             lo, hi = ranges[0]
             if not lo <= players <= hi:
+                extra = ""
+                if self.expanded_max_players and players <= self.expanded_max_players:
+                    extra = f" (up to {self.expanded_max_players} with expanded_deck=true)"
                 raise RulesError(
-                    f"players: {players} cannot play {self.name} with {self.packs} pack(s); valid: {lo}-{hi}"
+                    f"players: {players} cannot play {self.name} with {self.packs} pack(s); valid: {lo}-{hi}{extra}"
                 )
         elif not any(lo <= players <= hi for _, lo, hi in self.seats):
             raise RulesError(
                 f"players: {players} cannot play {self.name}; valid: {self.min_players}-{self.max_players}"
             )
+        if self.teams and (players % 2 or players < 4):
+            raise RulesError(f"teams: {players} players cannot form teams of two; valid: an even number, 4 or more")
         packs = self.packs or min(p for p, lo, hi in self.seats if lo <= players <= hi)
-        cards = 52 * packs + self.jokers
+        cards = len(self.pack(players))
         sizes = self.schedule or (self.hand_size(players),)
         biggest = max(sizes)
         if players * biggest + 1 > cards:
@@ -311,17 +371,31 @@ class RuleSet:
         for kind in self.starter_effects:
             if kind not in STARTER_EFFECTS:
                 raise RulesError(f"starter_effects: {kind!r} is not an effect; valid: {', '.join(STARTER_EFFECTS)}")
+        if self.expanded_deck not in EXPANDED_DECK:
+            raise bad("expanded_deck", ", ".join(EXPANDED_DECK))
+        for pattern in self.expanded_remove:
+            _check_pattern("expanded_remove", pattern)
+        for rank in self.same_number:
+            if _pattern_rank(rank) is None:
+                raise RulesError(f"same_number: {rank!r} is not a rank; valid: A, 2-10, J, Q, K")
         for pattern, effects in self.effects:
             _check_pattern("effects", pattern)
             for effect in effects:
                 kind, _, count = effect.partition(":")
                 if kind not in EFFECT_KINDS:
                     raise RulesError(
-                        f"effects: {effect!r} (for {pattern}) is not an effect; valid: wild, skip, reverse, "
-                        "draw:N, chain:N, follow"
+                        f"effects: {effect!r} (for {pattern}) is not an effect; valid: " + ", ".join(EFFECTS)
                     )
-                if (kind in ("draw", "chain")) != bool(count) or (count and not (count.isdigit() and int(count) > 0)):
-                    raise RulesError(f"effects: {effect!r} (for {pattern}): draw and chain take a count, like draw:2")
+                counted = kind in _COUNTED
+                if (counted and not count) or (count and not (kind in _COUNTED or kind == "skip")):
+                    raise RulesError(
+                        f"effects: {effect!r} (for {pattern}): draw, penalty, chain and choose_draw take a count "
+                        "(like draw:2); skip may (skip:2); the others take none"
+                    )
+                if count and not (count.isdigit() and int(count) > 0):
+                    raise RulesError(
+                        f"effects: {effect!r} (for {pattern}): the count must be a whole number, 1 or more"
+                    )
         for pattern, value in self.score_values:
             _check_pattern("score_values", pattern)
             if value < 0:
@@ -388,6 +462,8 @@ def _option_value(key: str, text: str) -> Any:
             except ValueError:
                 raise RulesError(f"option {key}: {text!r} is not a list of whole numbers (like 8,6,4)") from None
         return [item.strip("\"'") for item in items]
+    if key == "expanded_deck":
+        return text.lower()
     return text
 
 
@@ -406,6 +482,8 @@ def _convert(name: str, value: Any) -> Any:
             raise wrong("a whole number")
         return value
     if kind == "str":
+        if name == "expanded_deck" and isinstance(value, bool):
+            return "true" if value else "false"
         if not isinstance(value, str):
             raise wrong("a string")
         return value
