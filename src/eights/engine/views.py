@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from eights.cards import Card, Suit
+from eights.cards import RANKS, Card, Suit
 from eights.engine.actions import Action
 from eights.engine.events import Event, RoundStarted, redact
 from eights.engine.game import FOLLOW_DRAWN_PHASE, FOLLOW_PHASE, PHASES, Game
@@ -24,6 +24,8 @@ class View:
     hand: tuple[Card, ...]
     hand_counts: tuple[int, ...]
     top: Card
+    #: The discard pile, bottom first (face up: every seat has seen it).
+    discard: tuple[Card, ...]
     active_suit: Suit
     suit_named: bool
     direction: int
@@ -39,6 +41,14 @@ class View:
     legal: tuple[Action, ...]
     history: tuple[Event, ...]
     winners: tuple[int, ...] | None
+    #: Baby-eating: a 3 waits to cancel the next card; the run towards four in a row (rank, length);
+    #: the Guarantee Joker's victim while its hold lasts, and whether the combo can still happen.
+    cancel_pending: bool = False
+    run: tuple[int, int] = (0, 0)
+    guarantee_hoarder: int | None = None
+    combo_armed: bool = False
+    #: Teams of two (seat, ally), when playing in teams.
+    teams: tuple[tuple[int, int], ...] = ()
 
     @property
     def is_over(self) -> bool:
@@ -65,6 +75,7 @@ def view(game: Game, seat: int | None) -> View:
         hand=tuple(game.hands[seat]) if seat is not None else (),
         hand_counts=tuple(len(h) for h in game.hands),
         top=game.top,
+        discard=tuple(game.discard),
         active_suit=Suit(game.active_suit),
         suit_named=game.match_rank == NAMED,
         direction=game.direction,
@@ -80,4 +91,11 @@ def view(game: Game, seat: int | None) -> View:
         legal=tuple(game.legal_actions()) if seat is not None and seat == acting else (),
         history=tuple(redact(e, seat) for e in log[start:]),
         winners=game.outcome.winners if game.outcome else None,
+        cancel_pending=bool(game.cancel),
+        run=(RANKS[game.top], game.run_len) if game.run_len else (0, 0),
+        guarantee_hoarder=game.hoarder if game.hoarder >= 0 else None,
+        combo_armed=game.armed and game.rules.guarantee_joker,
+        teams=tuple((s, (s + game.players // 2) % game.players) for s in range(game.players // 2))
+        if game.rules.teams
+        else (),
     )
