@@ -9,6 +9,49 @@ from eights.engine.actions import Action
 from eights.engine.events import Event, RoundStarted, redact
 from eights.engine.game import FOLLOW_DRAWN_PHASE, FOLLOW_PHASE, PHASES, Game
 from eights.engine.tables import NAMED
+from eights.rules import RuleSet
+
+#: The game's fields every seat at the table knows, kept raw so a seat's view can be
+#: turned back into a full game with the hidden cards sampled (``eights.engine.sampling``).
+PUBLIC_FIELDS = (
+    "packs",
+    "dupes",
+    "turn",
+    "direction",
+    "phase",
+    "active_suit",
+    "match_rank",
+    "chain",
+    "follow_rank",
+    "draws",
+    "passes",
+    "pending",
+    "round_actions",
+    "round_index",
+    "dealer",
+    "cancel",
+    "run_number",
+    "run_len",
+    "top_player",
+    "hoarder",
+    "armed",
+    "resume",
+    "jack_owner",
+    "choose_count",
+    "first_dealer",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class PublicState:
+    """Raw public fields of the game (see ``PUBLIC_FIELDS``), with its piles' public parts."""
+
+    fields: tuple[tuple[str, object], ...]
+    queue: tuple[int, ...]
+    jack_queue: tuple[int, ...]
+    totals: tuple[int, ...]
+    #: A drawn card everyone saw go to a hand is still hidden, so only its owner's view keeps it.
+    drawn: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -16,6 +59,7 @@ class View:
     """A seat's knowledge of the game; ``seat`` None is a spectator who sees no hand."""
 
     seat: int | None
+    rules: RuleSet
     players: int
     round: int
     rounds: int | None
@@ -26,7 +70,8 @@ class View:
     top: Card
     #: The discard pile, bottom first (face up: every seat has seen it).
     discard: tuple[Card, ...]
-    active_suit: Suit
+    #: None while a joker on top waits for its suit to be named.
+    active_suit: Suit | None
     suit_named: bool
     direction: int
     turn: int
@@ -49,6 +94,7 @@ class View:
     combo_armed: bool = False
     #: Teams of two (seat, ally), when playing in teams.
     teams: tuple[tuple[int, int], ...] = ()
+    public: PublicState | None = None
 
     @property
     def is_over(self) -> bool:
@@ -67,6 +113,7 @@ def view(game: Game, seat: int | None) -> View:
     schedule = game.rules.schedule
     return View(
         seat=seat,
+        rules=game.rules,
         players=game.players,
         round=game.round_index + (0 if game.is_over else 1),
         rounds=len(schedule) if schedule else None,
@@ -76,7 +123,7 @@ def view(game: Game, seat: int | None) -> View:
         hand_counts=tuple(len(h) for h in game.hands),
         top=game.top,
         discard=tuple(game.discard),
-        active_suit=Suit(game.active_suit),
+        active_suit=Suit(game.active_suit) if game.active_suit < 4 else None,
         suit_named=game.match_rank == NAMED,
         direction=game.direction,
         turn=game.turn,
@@ -98,4 +145,11 @@ def view(game: Game, seat: int | None) -> View:
         teams=tuple((s, (s + game.players // 2) % game.players) for s in range(game.players // 2))
         if game.rules.teams
         else (),
+        public=PublicState(
+            fields=tuple((name, getattr(game, name)) for name in PUBLIC_FIELDS),
+            queue=tuple(game.queue),
+            jack_queue=tuple(game.jack_queue),
+            totals=tuple(game.totals),
+            drawn=game.drawn if seat == acting else -1,
+        ),
     )

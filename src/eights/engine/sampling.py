@@ -1,0 +1,95 @@
+"""Determinization: a full game consistent with one seat's view, hidden cards sampled.
+
+Search bots never see the real game. They get a ``View`` and call ``sample(view, rng)``:
+the seat's own hand, the discard pile and every public field are copied; the cards the
+seat has not seen are dealt at random to the other hands (at their known sizes) and the
+stock, except cards the seat knows the place of (a card it gave away in a blind swap).
+The sampled game has its own RNG, drawn from ``rng``: future shuffles are unknown too.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+from eights.cards import ALL_CARDS, Card
+from eights.engine.events import CardBuried, CardPlayed, CardsDrawn, CardsSwapped, JackDropped, SuicideKing
+from eights.engine.game import Game
+from eights.engine.tables import tables_for
+from eights.engine.views import View
+
+
+def known_cards(view: View) -> dict[int, Counter[Card]]:
+    """Cards the seat knows to be in other hands: those it gave away in a swap, until played."""
+    known: dict[int, Counter[Card]] = {}
+    for event in view.history:
+        if isinstance(event, CardsSwapped):
+            if event.seat == view.seat and event.gave is not None:
+                known.setdefault(event.target, Counter())[event.gave] += 1
+            elif event.target == view.seat and event.got is not None:
+                known.setdefault(event.seat, Counter())[event.got] += 1
+            for other in (event.seat, event.target):
+                if other != view.seat and event.gave is None:
+                    known.pop(other, None)  # a swap the seat did not see: forget that hand
+        elif isinstance(event, CardPlayed | JackDropped | CardBuried):
+            cards = known.get(event.seat)
+            if cards and cards[event.card]:
+                cards[event.card] -= 1
+        elif isinstance(event, SuicideKing):
+            known.clear()
+        elif isinstance(event, CardsDrawn) and event.reason != "draw" and view.public is not None:
+            hoarder = dict(view.public.fields).get("hoarder", -1)
+            if isinstance(hoarder, int) and hoarder >= 0:
+                known.pop(hoarder, None)  # cards taken at random from the hoarder
+    return {seat: +cards for seat, cards in known.items() if seat != view.seat}
+
+
+def sample(view: View, rng: random.Random) -> Game:
+    """A game consistent with ``view``: what the seat knows is exact, the rest at random.
+
+    :raises ValueError: for a spectator's view (no seat) or a view without public state.
+    """
+    if view.seat is None or view.public is None:
+        raise ValueError("sampling needs a seat's view")
+    public = view.public
+    rules = view.rules
+    n = view.players
+    game = Game.__new__(Game)
+    game.rules = rules
+    game.players = n
+    game.t = tables_for(rules)
+    for name, value in public.fields:
+        setattr(game, name, value)
+    game.seed = rng.getrandbits(48)
+    game.rng = random.Random(game.seed)
+    game.log = None
+    game.actions = []
+    game.first_deck = None
+    game.outcome = None
+    game.last_round = None
+    game.totals = list(public.totals)
+    game.queue = list(public.queue)
+    game.jack_queue = list(public.jack_queue)
+    game.drawn = public.drawn
+    game.discard = list(view.discard)
+    own = list(view.hand)
+    pool = Counter(ALL_CARDS[c] for c in rules.pack(n))
+    pool -= Counter(own)
+    pool -= Counter(view.discard)
+    known = known_cards(view)
+    hands: list[list[Card]] = [[] for _ in range(n)]
+    hands[view.seat] = own
+    for seat, cards in known.items():
+        take = +(cards & pool)
+        hands[seat] = list(take.elements())[: view.hand_counts[seat]]
+        pool -= Counter(hands[seat])
+    unseen = list(pool.elements())
+    rng.shuffle(unseen)
+    for seat in range(n):
+        if seat != view.seat:
+            need = view.hand_counts[seat] - len(hands[seat])
+            hands[seat] += unseen[:need]
+            del unseen[:need]
+    game.hands = hands
+    game.stock = unseen
+    return game
