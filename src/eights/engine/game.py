@@ -226,8 +226,9 @@ class Game:
         self.outcome = None
         self.last_round = None
         self.round_index = 0
+        drawn_dealer = self.rng.randrange(players)  # drawn even when fixed, so the shuffles do not depend on it
         if dealer is None:
-            dealer = self.rng.randrange(players)
+            dealer = drawn_dealer
         elif not 0 <= dealer < players:
             raise RulesError(f"dealer: {dealer} is not a seat; valid: 0-{players - 1}")
         self.dealer = self.first_dealer = dealer

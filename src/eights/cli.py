@@ -1,0 +1,413 @@
+"""The ``eights`` command: rules, hand scores, simulations, replays and narrated games.
+
+Every bad input (an unknown preset, a bad option, a player count the rules cannot
+seat, a broken rules file or record, a card that is not a card) ends with one
+line on stderr naming the problem, and exit status 2.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Annotated, NoReturn
+
+import typer
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+from eights.cards import CardError, parse_cards, sort_key
+from eights.describe import describe, heading
+from eights.engine import ActionError, Event, Game, view
+from eights.engine.events import GameOver, RoundOver, RoundStarted
+from eights.record import GameRecord, RecordError
+from eights.rules import PRESETS, RulesError, RuleSet, load_preset, load_rules
+
+app = typer.Typer(
+    name="eights",
+    help="Crazy Eights and its house variants: read the rules, score hands, watch, simulate and replay games.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_show_locals=False,
+)
+
+#: The exit status of every bad input.
+USAGE_ERROR = 2
+
+# ----- shared options -------------------------------------------------------------------
+
+VariantOption = Annotated[
+    str | None,
+    typer.Option(
+        "--variant", "-v", metavar="PRESET", help=f"The preset to play: {', '.join(PRESETS)} (default classic)."
+    ),
+]
+OptionsOption = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--option",
+        "-o",
+        metavar="KEY=VALUE",
+        help="Change one rule, like stacking=true, packs=2 or rounds=8,6,4 (repeat for more).",
+    ),
+]
+RulesOption = Annotated[
+    Path | None,
+    typer.Option("--rules", metavar="FILE", help="A house-rules TOML file (see `eights rules PRESET --save FILE`)."),
+]
+JsonOption = Annotated[bool, typer.Option("--json", help="Print one JSON object instead of text.")]
+
+
+class UsageError(ValueError):
+    """A command line that asks for something impossible."""
+
+
+def fail(message: str) -> NoReturn:
+    """One line on stderr, exit status 2."""
+    typer.echo(f"eights: error: {message}", err=True)
+    raise typer.Exit(USAGE_ERROR)
+
+
+@contextmanager
+def clear_errors() -> Iterator[None]:
+    """Turn the package's errors about bad input into one line and exit status 2."""
+    try:
+        yield
+    except (RulesError, CardError, RecordError, ActionError, UsageError) as exc:
+        fail(str(exc))
+    except OSError as exc:
+        where = f"{exc.filename}: " if exc.filename else ""
+        fail(f"file error: {where}{exc.strerror or exc}")
+
+
+def resolve(variant: str | None, rules_file: Path | None, options: list[str] | None) -> RuleSet:
+    """The rule set the command line asks for: a preset or a rules file, then options.
+
+    :raises RulesError: on anything that cannot be played.
+    """
+    if variant is not None and rules_file is not None:
+        raise UsageError("give a preset (--variant) or a rules file (--rules), not both")
+    rules = load_rules(rules_file) if rules_file is not None else load_preset(variant or "classic")
+    if options:
+        rules = rules.with_options(list(options))
+    return rules
+
+
+def seat_count(rules: RuleSet, players: int | None) -> int:
+    """The player count asked for, checked; by default 4, or the nearest the rules seat."""
+    if players is None:
+        players = min(max(4, rules.min_players), rules.max_players)
+    rules.check_players(players)
+    return players
+
+
+def console() -> Console:
+    """A console on stdout; no wrapping and no colour when stdout is not a terminal."""
+    out = Console(highlight=False)
+    if not out.is_terminal:
+        out.soft_wrap = True
+    return out
+
+
+# ----- cards and events in colour -------------------------------------------------------------
+
+RED_CARD = r"(?:10|[2-9AJQK])[♥♦]|[♥♦]"
+BLACK_CARD = r"(?:10|[2-9AJQK])[♣♠]|[♣♠]"
+JOKER_CARD = r"\b(?:GJ|JK)\b"
+
+
+def styled(text: str, style: str = "") -> Text:
+    """Text with every card and suit symbol coloured: hearts and diamonds red, clubs and spades bold."""
+    out = Text(text, style=style)
+    out.highlight_regex(RED_CARD, "bold red")
+    out.highlight_regex(BLACK_CARD, "bold")
+    out.highlight_regex(JOKER_CARD, "bold magenta")
+    return out
+
+
+def seat_names(players: int, names: Iterable[str] = ()) -> tuple[str, ...]:
+    given = tuple(names)
+    return given if len(given) == players else tuple(f"Seat {seat}" for seat in range(players))
+
+
+def narrate(out: Console, events: Iterable[Event], names: tuple[str, ...], delay: float = 0.0) -> None:
+    """Every event in plain words, with the dealt hands at the start of each round."""
+    for event in events:
+        if isinstance(event, RoundStarted):
+            out.print()
+            out.rule(event.words(names), style="cyan")
+            for seat, hand in enumerate(event.hands):
+                if hand is not None:
+                    cards = " ".join(c.pretty() for c in sorted(hand, key=sort_key))
+                    out.print(styled(f"  {names[seat]} holds {cards}", "dim"))
+        elif isinstance(event, RoundOver | GameOver):
+            out.print(styled(event.words(names), "bold"))
+        else:
+            out.print(styled("  " + event.words(names)))
+        if delay:
+            time.sleep(delay)
+
+
+def show_result(out: Console, game: Game, names: tuple[str, ...]) -> None:
+    """The winners and every seat's total."""
+    outcome = game.outcome
+    if outcome is None:
+        out.print(f"The game is not over: round {game.round_index + 1}, {names[game.turn]} to act.")
+        return
+    winners = " and ".join(names[s] for s in outcome.winners)
+    shared = " (a shared win)" if len(outcome.winners) > 1 else ""
+    out.print(Text(f"Winner{'s' if len(outcome.winners) > 1 else ''}: {winners}{shared}", style="bold green"))
+    if not game.rules.score_keeping:
+        out.print(f"No score is kept: {outcome.rounds} round{'s' if outcome.rounds != 1 else ''}.")
+        return
+    table = Table(show_edge=False, box=None, padding=(0, 2))
+    table.add_column("Seat")
+    table.add_column("Total", justify="right")
+    table.add_column("")
+    for seat, total in enumerate(outcome.totals):
+        table.add_row(names[seat], str(total), "winner" if seat in outcome.winners else "")
+    out.print(table)
+    out.print(f"{outcome.rounds} round{'s' if outcome.rounds != 1 else ''}.")
+
+
+# ----- commands ----------------------------------------------------------------------------------
+
+
+@app.command("rules")
+def rules_command(
+    preset: Annotated[str | None, typer.Argument(help="The preset to explain; omit it to list the presets.")] = None,
+    option: OptionsOption = None,
+    rules_file: RulesOption = None,
+    save: Annotated[
+        Path | None,
+        typer.Option(
+            "--save", metavar="FILE", help="Write these rules (with the options) as TOML, to play with --rules."
+        ),
+    ] = None,
+) -> None:
+    """Print the rules of a preset (or a rules file) in plain words, or list the presets."""
+    out = console()
+    with clear_errors():
+        if preset is None and rules_file is None:
+            if option or save:
+                raise UsageError("name a preset (like `eights rules classic`) or give --rules FILE")
+            table = Table(show_header=False, show_edge=False, box=None, padding=(0, 2))
+            for name in PRESETS:
+                table.add_row(Text(name, style="bold"), load_preset(name).title)
+            out.print("Presets:")
+            out.print(table)
+            out.print("Show one with `eights rules PRESET`.")
+            return
+        rules = resolve(preset, rules_file, option)
+        if save is not None:
+            save.write_text(rules.to_toml(), encoding="utf-8")
+    out.print(Text(heading(rules), style="bold"))
+    if option:
+        out.print(f"With options: {', '.join(option)}")
+    for section in describe(rules):
+        out.print()
+        out.print(Text(section.title, style="bold underline"))
+        if out.is_terminal:
+            # A hanging indent where lines wrap.
+            grid = Table.grid(padding=(0, 1))
+            grid.add_column(width=1)
+            grid.add_column()
+            for line in section.lines:
+                grid.add_row("-", styled(line))
+            out.print(grid)
+        else:
+            for line in section.lines:
+                out.print(styled(f"- {line}"))
+    if save is not None:
+        out.print()
+        out.print(f"Saved the rules to {save}; play them with --rules {save}.")
+
+
+@app.command("score")
+def score_command(
+    cards: Annotated[list[str], typer.Argument(metavar="CARD", help="Cards like 8H 10C QS A♠ (or 8H,KH).")],
+    variant: VariantOption = None,
+    option: OptionsOption = None,
+    rules_file: RulesOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Print the value of a hand under a preset's scoring table."""
+    with clear_errors():
+        rules = resolve(variant, rules_file, option)
+        hand = parse_cards(" ".join(cards))
+        if not rules.score_values:
+            raise UsageError(f"{rules.name} keeps no score: its cards have no value (the first player out wins)")
+        values = rules.value_table()
+        value = sum(values[c] for c in hand)
+    if as_json:
+        typer.echo(json.dumps({"variant": rules.name, "cards": [str(c) for c in hand], "value": value}))
+    else:
+        typer.echo(str(value))
+
+
+@app.command("simulate")
+def simulate_command(
+    variant: VariantOption = None,
+    players: Annotated[
+        int | None, typer.Option("--players", "-p", metavar="N", help="Players per game (default 4).")
+    ] = None,
+    games: Annotated[int, typer.Option("--games", "-g", metavar="G", min=1, help="How many games to play.")] = 100,
+    seed: Annotated[
+        int, typer.Option("--seed", "-s", metavar="S", help="The batch seed: the same seed plays the same games.")
+    ] = 0,
+    option: OptionsOption = None,
+    rules_file: RulesOption = None,
+    as_json: JsonOption = False,
+    save_dir: Annotated[
+        Path | None,
+        typer.Option("--save-dir", metavar="DIR", help="Save every game's record here (slower: games keep their log)."),
+    ] = None,
+) -> None:
+    """Play many games between random players and print wins per seat, lengths and speed."""
+    from eights.simulate import simulate
+
+    out = console()
+    with clear_errors():
+        rules = resolve(variant, rules_file, option)
+        seats = seat_count(rules, players)
+        if out.is_terminal and not as_json:
+            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+            with Progress(
+                TextColumn("[progress.description]{task.description}"),
+                BarColumn(),
+                MofNCompleteColumn(),
+                TimeRemainingColumn(),
+                console=out,
+                transient=True,
+            ) as progress:
+                task = progress.add_task(f"{rules.name}, {seats} players", total=games)
+                result = simulate(
+                    rules,
+                    seats,
+                    games,
+                    seed,
+                    options=option,
+                    save_dir=save_dir,
+                    on_game=lambda _: progress.advance(task),
+                )
+        else:
+            result = simulate(rules, seats, games, seed, options=option, save_dir=save_dir)
+    if as_json:
+        data = result.to_dict()
+        data["rules_file"] = str(rules_file) if rules_file is not None else None
+        typer.echo(json.dumps(data))
+        return
+    out.print(Text(f"{rules.title} ({rules.name}): {games} games, {seats} players, seed {seed}", style="bold"))
+    if option:
+        out.print(f"With options: {', '.join(option)}")
+    table = Table(show_edge=False, box=None, padding=(0, 2))
+    table.add_column("Seat")
+    table.add_column("Wins", justify="right")
+    table.add_column("Share", justify="right")
+    table.add_column("Outright", justify="right")
+    for seat in range(seats):
+        wins = result.wins[seat]
+        table.add_row(str(seat), f"{wins:g}", f"{100 * wins / games:.1f}%", str(result.outright_wins[seat]))
+    out.print(table)
+    if result.shared_games:
+        games_word = "game" if result.shared_games == 1 else "games"
+        out.print(f"Shared wins: {result.shared_games} {games_word}, counted as fractions (1/k to each of k winners).")
+    out.print(
+        f"Rounds: {result.rounds} ({result.rounds / games:.2f} per game); blocked: {result.blocked_rounds}; "
+        f"stopped by the safety cap: {result.capped_rounds}."
+    )
+    out.print(f"Actions: {result.actions} ({result.actions / games:.1f} per game).")
+    out.print(
+        f"Time: {result.seconds:.2f} s: {result.games_per_second:.0f} games/s, "
+        f"{result.actions_per_second:.0f} actions/s."
+    )
+    if save_dir is not None:
+        out.print(f"Saved {len(result.saved)} game records in {save_dir}; replay one with `eights replay FILE`.")
+
+
+@app.command("replay")
+def replay_command(
+    file: Annotated[Path, typer.Argument(metavar="FILE", help="A game record (JSON), as simulate or watch save it.")],
+    verbose: Annotated[bool, typer.Option("--verbose", "-V", help="Narrate every event of the game.")] = False,
+) -> None:
+    """Replay a saved game through the rules and print its result (it must match the record)."""
+    out = console()
+    with clear_errors():
+        record = GameRecord.load(file)
+        game = record.replay()
+    names = seat_names(record.players, record.names)
+    out.print(
+        Text(
+            f"{record.rules.title} ({record.rules.name}), {record.players} players, seed {record.seed}: "
+            f"{len(record.actions)} actions replayed.",
+            style="bold",
+        )
+    )
+    if verbose:
+        narrate(out, game.log or [], names)
+        out.print()
+    show_result(out, game, names)
+    if record.winners is not None:
+        out.print("The replay matches the record.")
+
+
+@app.command("watch")
+def watch_command(
+    variant: VariantOption = None,
+    players: Annotated[
+        int | None, typer.Option("--players", "-p", metavar="N", help="Players at the table (default 4).")
+    ] = None,
+    seed: Annotated[
+        int | None, typer.Option("--seed", "-s", metavar="S", help="The game's seed (default: a random one).")
+    ] = None,
+    option: OptionsOption = None,
+    rules_file: RulesOption = None,
+    delay: Annotated[
+        float, typer.Option("--delay", metavar="SECONDS", min=0.0, help="Seconds to wait after each event.")
+    ] = 0.0,
+    save: Annotated[Path | None, typer.Option("--save", metavar="FILE", help="Save the game record here.")] = None,
+) -> None:
+    """Watch a narrated game between random computer players."""
+    from eights.bots import RandomBot
+    from eights.simulate import bot_seed
+
+    out = console()
+    with clear_errors():
+        rules = resolve(variant, rules_file, option)
+        seats = seat_count(rules, players)
+        game = Game(rules, seats, seed, log=True)
+    names = seat_names(seats)
+    bots = [RandomBot(bot_seed(game.seed, seat)) for seat in range(seats)]
+    out.print(
+        Text(f"{rules.title} ({rules.name}): {seats} random players, seed {game.seed}", style="bold"),
+    )
+    log = game.log if game.log is not None else []
+    narrate(out, log, names, delay)
+    try:
+        while not game.is_over:
+            seat = game.to_act
+            events = game.play(bots[seat].choose(view(game, seat)), seat)
+            narrate(out, events, names, delay)
+    except KeyboardInterrupt:
+        out.print("Stopped.")
+        raise typer.Exit(130) from None
+    out.print()
+    show_result(out, game, names)
+    if save is not None:
+        with clear_errors():
+            GameRecord.of(game, names).save(save)
+        out.print(f"Saved the game record to {save}; replay it with `eights replay {save}`.")
+    out.print(f"Watch this game again with --seed {game.seed}.")
+
+
+def main() -> None:
+    """The console script's entry point."""
+    app(prog_name="eights")
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()
