@@ -610,10 +610,9 @@ class Game:
         cur = self.turn
         log = self.log
         if rev:
-            if rev & 1:
+            for _ in range(rev):
                 self.direction = -self.direction
-            if log is not None:
-                for _ in range(rev):
+                if log is not None:
                     log.append(DirectionReversed(self.direction))
         if draw:
             skip += 1

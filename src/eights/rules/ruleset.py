@@ -339,8 +339,9 @@ class RuleSet:
             raise bad("packs", self._pack_counts())
         if self.jokers not in (0, 1, 2):
             raise bad("jokers", "0, 1 or 2")
+        if self.deal < 1:
+            raise bad("deal", "a whole number, 1 or more")
         for name in (
-            "deal",
             "deal_two_players",
             "deal_extra_packs",
             "draw_limit",
@@ -350,8 +351,7 @@ class RuleSet:
         ):
             if getattr(self, name) < 0:
                 raise bad(name, "a whole number, 0 or more")
-        if self.deal < 1:
-            raise bad("deal", "a whole number, 1 or more")
+
         for name in ("rounds", "short_schedule"):
             if any(size < 1 for size in getattr(self, name)):
                 raise bad(name, "a list of hand sizes, each 1 or more (like 8,6,4)")
