@@ -19,9 +19,25 @@ class ActionError(ValueError):
 
 
 class Action:
-    """Base of every action. Actions compare by value and hash."""
+    """Base of every action: immutable, compared and hashed by kind and value."""
 
-    __slots__ = ()
+    __slots__ = ("_key",)
+    _key: tuple[object, ...]
+
+    def __init__(self, *key: object) -> None:
+        object.__setattr__(self, "_key", key)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("actions are immutable")
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is type(self) and self._key == other._key
+
+    def __hash__(self) -> int:
+        return hash((type(self).__name__, self._key))
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({', '.join(map(repr, self._key))})"
 
     def words(self) -> str:
         """The action for people."""
@@ -34,31 +50,21 @@ class Play(Action):
     The stack is kept sorted: the order of the cards under the top one does not matter.
     """
 
-    __slots__ = ("_key", "card", "stack")
+    __slots__ = ("card", "stack")
     card: Card
     stack: tuple[Card, ...]
-    _key: tuple[Card, tuple[Card, ...]]
 
     def __init__(self, card: Card | str, stack: tuple[Card, ...] | tuple[str, ...] = ()) -> None:
         c = card if isinstance(card, Card) else Card.parse(card)
         s = tuple(sorted(x if isinstance(x, Card) else Card.parse(x) for x in stack))
         object.__setattr__(self, "card", c)
         object.__setattr__(self, "stack", s)
-        object.__setattr__(self, "_key", (c, s))
+        super().__init__(c, s)
 
     @property
     def cards(self) -> tuple[Card, ...]:
         """Every card laid, in laying order: the stack, then the top card."""
         return (*self.stack, self.card)
-
-    def __setattr__(self, name: str, value: object) -> None:
-        raise AttributeError("actions are immutable")
-
-    def __eq__(self, other: object) -> bool:
-        return type(other) is Play and self._key == other._key
-
-    def __hash__(self) -> int:
-        return hash(self._key)
 
     def __repr__(self) -> str:
         if self.stack:
@@ -74,38 +80,25 @@ class Play(Action):
         return f"plays {self.card.pretty()}"
 
 
-class _Singleton(Action):
-    __slots__ = ()
-    _text: str = ""
-
-    def __eq__(self, other: object) -> bool:
-        return type(other) is type(self)
-
-    def __hash__(self) -> int:
-        return hash(self._text)
-
-    def __repr__(self) -> str:
-        return f"{type(self).__name__}()"
-
-    def __str__(self) -> str:
-        return self._text
-
-
-class Draw(_Singleton):
+class Draw(Action):
     """Draw from the stock: one card, or the whole pending chain."""
 
     __slots__ = ()
-    _text = "draw"
+
+    def __str__(self) -> str:
+        return "draw"
 
     def words(self) -> str:
         return "draws"
 
 
-class Pass(_Singleton):
+class Pass(Action):
     """End the turn with no card played or drawn."""
 
     __slots__ = ()
-    _text = "pass"
+
+    def __str__(self) -> str:
+        return "pass"
 
     def words(self) -> str:
         return "passes"
@@ -118,16 +111,9 @@ class NameSuit(Action):
     suit: Suit
 
     def __init__(self, suit: Suit | int | str) -> None:
-        object.__setattr__(self, "suit", Suit.parse(suit) if isinstance(suit, str) else Suit(suit))
-
-    def __setattr__(self, name: str, value: object) -> None:
-        raise AttributeError("actions are immutable")
-
-    def __eq__(self, other: object) -> bool:
-        return type(other) is NameSuit and self.suit == other.suit
-
-    def __hash__(self) -> int:
-        return hash(("suit", int(self.suit)))
+        value = Suit.parse(suit) if isinstance(suit, str) else Suit(suit)
+        object.__setattr__(self, "suit", value)
+        super().__init__(int(value))
 
     def __repr__(self) -> str:
         return f"NameSuit(Suit.{self.suit.name})"
@@ -146,19 +132,9 @@ class Bury(Action):
     card: Card
 
     def __init__(self, card: Card | str) -> None:
-        object.__setattr__(self, "card", card if isinstance(card, Card) else Card.parse(card))
-
-    def __setattr__(self, name: str, value: object) -> None:
-        raise AttributeError("actions are immutable")
-
-    def __eq__(self, other: object) -> bool:
-        return type(other) is Bury and self.card == other.card
-
-    def __hash__(self) -> int:
-        return hash(("bury", int(self.card)))
-
-    def __repr__(self) -> str:
-        return f"Bury({self.card!r})"
+        value = card if isinstance(card, Card) else Card.parse(card)
+        object.__setattr__(self, "card", value)
+        super().__init__(value)
 
     def __str__(self) -> str:
         return f"bury {self.card}"
@@ -175,18 +151,7 @@ class ChoosePlayer(Action):
 
     def __init__(self, seat: int) -> None:
         object.__setattr__(self, "seat", int(seat))
-
-    def __setattr__(self, name: str, value: object) -> None:
-        raise AttributeError("actions are immutable")
-
-    def __eq__(self, other: object) -> bool:
-        return type(other) is ChoosePlayer and self.seat == other.seat
-
-    def __hash__(self) -> int:
-        return hash(("choose", self.seat))
-
-    def __repr__(self) -> str:
-        return f"ChoosePlayer({self.seat})"
+        super().__init__(int(seat))
 
     def __str__(self) -> str:
         return f"choose {self.seat}"
