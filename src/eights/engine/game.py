@@ -403,16 +403,16 @@ class Game:
         hand = self.hands[acting]
         tail = f" Legal now: {listed}."
         phase = self.phase
-        if phase == SUIT_PHASE and not isinstance(action, NameSuit):
-            return errors.MustNameSuit(f"a wild was played: name a suit first (suit C, D, H or S).{tail}")
-        if isinstance(action, NameSuit):
-            return errors.MustNameSuit(f"there is no wild to name a suit for.{tail}")
         if phase == JACK_PHASE:
             return errors.MustDropJacks(f"a queen was played: seat {acting} drops its jacks one at a time.{tail}")
         if phase == BURY_PHASE:
             if isinstance(action, Bury):
                 return errors.CardNotInHand(f"you do not hold {action.card} to bury.{tail}")
             return errors.MustBury(f"four in a row: seat {acting} buries a card of its choice.{tail}")
+        if phase == SUIT_PHASE and not isinstance(action, NameSuit):
+            return errors.MustNameSuit(f"a wild was played: name a suit first (suit C, D, H or S).{tail}")
+        if isinstance(action, NameSuit):
+            return errors.MustNameSuit(f"there is no wild to name a suit for.{tail}")
         if phase in (CHOOSE_DRAW_PHASE, CHOOSE_SWAP_PHASE):
             who = "any player" if phase == CHOOSE_DRAW_PHASE else "another player"
             return errors.MustChoosePlayer(f"choose {who} for the card just played.{tail}")
@@ -619,6 +619,9 @@ class Game:
         d = self.direction
         if ally and self.t.teams:
             nxt = (cur + n // 2) % n  # D32: a team K passes the turn straight to the ally
+            if log is not None:
+                for i in range(1, n // 2):
+                    log.append(PlayerSkipped((cur + d * i) % n))
         elif n == 2 and (skip or rev) and self.t.two_player_extra_turn:
             # D26: with two players any skip or reverse gives the same player another turn.
             if draw or penalty:
@@ -682,7 +685,8 @@ class Game:
     def _pass(self) -> None:
         seat = self.turn
         if self.log is not None:
-            self.log.append(Passed(seat))
+            held = self.hoarder >= 0 and self.phase == PLAY_PHASE
+            self.log.append(PlayerSkipped(seat) if held else Passed(seat))
         if self.phase == PLAY_PHASE and not self.draws:
             self.passes += 1
             if self.passes >= self.players:
@@ -845,7 +849,8 @@ class Game:
                 self.hands[(seat + d * i) % n].append(cards.pop())
         self.stock = cards
         self.discard = [king]
-        self.run_number, self.run_len = self.t.rank_class[king], 1
+        if self.run_len:  # the K of hearts starts a new run, unless it just completed four in a row
+            self.run_number, self.run_len = self.t.rank_class[king], 1
         if self.log is not None:
             self.log.append(SuicideKing(seat, tuple(tuple(h) for h in self.hands)))
         if self.hoarder >= 0:
