@@ -28,7 +28,8 @@ from eights.rules import PRESETS, RulesError, RuleSet, load_preset, load_rules
 
 app = typer.Typer(
     name="eights",
-    help="Crazy Eights and its house variants: read the rules, score hands, watch, simulate and replay games.",
+    help="Crazy Eights and its house variants: play, read the rules, score hands, watch, simulate, "
+    "run tournaments and replay games.",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_show_locals=False,
@@ -402,6 +403,18 @@ def watch_command(
             GameRecord.of(game, names).save(save)
         out.print(f"Saved the game record to {save}; replay it with `eights replay {save}`.")
     out.print(f"Watch this game again with --seed {game.seed}.")
+
+
+def _register_commands() -> None:
+    """The commands that live with their own subsystem: the terminal game and tournaments."""
+    from eights.tournament import tournament_command
+    from eights.tui import play_command
+
+    app.command("play")(play_command)
+    app.command("tournament")(tournament_command)
+
+
+_register_commands()
 
 
 def main() -> None:
