@@ -1,0 +1,137 @@
+"""``eights play --plain``: the game as plain lines of text, moves read from standard input.
+
+For screen readers and pipes: no colour, no cursor movement, one sentence per line.
+At each of a person's turns it prints the table, their hand and the legal moves,
+numbered; a move is a number or an action's text (``8H``, ``draw``, ``pass``,
+``suit H``, ``choose 2``, ``bury 7C``). Computer moves and every event are printed
+as words. The end of the input leaves the game cleanly.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TextIO
+
+from eights.describe import describe_text
+from eights.engine import ActionError, Event, IllegalAction, redact
+from eights.engine.events import GameOver, RoundOver, RoundStarted
+from eights.tui.narrate import (
+    action_words,
+    event_words,
+    hint_words,
+    parse_move,
+    result_lines,
+    round_lines,
+    state_lines,
+)
+from eights.tui.session import Session
+
+HELP = "Type a move's number or its text (8H, draw, pass, suit H, choose 2, bury 7C); ? for the rules, hint, quit."
+
+
+class PlainGame:
+    """The plain-text loop over one session."""
+
+    def __init__(self, session: Session, inp: TextIO, out: TextIO) -> None:
+        self.session = session
+        self.inp = inp
+        self.out = out
+        humans = session.humans
+        #: Whose hidden cards the narration may show: the lone person's (in hot-seat, no one's).
+        self.viewer = humans[0] if len(humans) == 1 else None
+        self.last_human: int | None = None
+
+    def say(self, line: str = "") -> None:
+        self.out.write(line + "\n")
+        self.out.flush()
+
+    def narrate(self, events: Sequence[Event]) -> None:
+        names = self.session.names
+        scored = self.session.rules.score_keeping
+        for i, event in enumerate(events):
+            if isinstance(event, RoundOver):
+                following = next((e for e in events[i + 1 :] if isinstance(e, RoundStarted)), None)
+                self.say()
+                for line in round_lines(event, names, following, scored):
+                    self.say(line)
+                self.say()
+            elif isinstance(event, GameOver):
+                continue  # the result follows
+            else:
+                self.say(event_words(redact(event, self.viewer), names))
+
+    def run(self) -> int:
+        """Play to the end, or until the input ends or the person quits. Returns the exit status (0)."""
+        session = self.session
+        game = session.game
+        rules = session.rules
+        people = len(session.humans)
+        self.say(f"{rules.title} ({rules.name}): {game.players} players, seed {game.seed}.")
+        self.say("Seats: " + "; ".join(f"{seat} {session.label(seat)}" for seat in range(game.players)) + ".")
+        if people:
+            self.say(HELP)
+        self.narrate(game.log or [])
+        while not game.is_over:
+            seat = game.to_act
+            if not session.is_human(seat):
+                self.narrate(session.bot_move())
+                continue
+            if not self.turn(seat):
+                self.say("Goodbye: the game is left unfinished.")
+                return 0
+        self.say()
+        for line in result_lines(session):
+            self.say(line)
+        return 0
+
+    def turn(self, seat: int) -> bool:
+        """One action of the person at ``seat``; False when the input ended or they quit."""
+        session = self.session
+        names = session.names
+        if len(session.humans) > 1 and seat != self.last_human:
+            self.say()
+            self.say(f"=== {names[seat]}, your turn (others, look away) ===")
+        self.last_human = seat
+        shown = False
+        while True:
+            view = session.view(seat)
+            if not shown:
+                self.say()
+                for line in state_lines(session, view):
+                    self.say(line)
+                self.say("Moves:")
+                for number, action in enumerate(view.legal, 1):
+                    self.say(f"  {number}. {action_words(action, view, names)}  [{action}]")
+                shown = True
+            self.say(f"{names[seat]}, your move:")
+            line = self.inp.readline()
+            if not line:
+                self.say("End of input.")
+                return False
+            text = line.strip()
+            command = text.lower()
+            if command in ("quit", "exit", "q"):
+                return False
+            if command in ("", "look", "state"):
+                shown = False
+                continue
+            if command in ("?", "help", "rules"):
+                self.say(describe_text(session.rules).rstrip())
+                self.say(HELP)
+                continue
+            if command in ("hint", "h"):
+                self.say(hint_words(session.hint(seat), view, names))
+                continue
+            try:
+                action = parse_move(text, view.legal)
+                events = session.play(action, seat)
+            except (ActionError, IllegalAction) as exc:
+                self.say(f"Not allowed: {exc}")
+                continue
+            self.narrate(events)
+            return True
+
+
+def run_plain(session: Session, inp: TextIO, out: TextIO) -> int:
+    """Play ``session`` in plain text; returns the exit status."""
+    return PlainGame(session, inp, out).run()

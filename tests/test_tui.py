@@ -1,0 +1,592 @@
+"""`eights play`: the Textual app driven by the Pilot, and `--plain` driven through standard input."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import threading
+from collections.abc import Callable, Coroutine
+from typing import Any
+
+import pytest
+import typer
+from textual.pilot import Pilot
+from typer.testing import CliRunner
+
+from eights.bots import Hint
+from eights.cards import Card, Suit
+from eights.engine import Action, Draw, Game, Pass, Play, View
+from eights.engine.events import CardBuried, CardPlayed, CardsDrawn, CardsSwapped, JackDropped, SuitNamed
+from eights.rules import load_preset
+from eights.tui import play_command
+from eights.tui.app import EightsApp
+from eights.tui.narrate import fix_you, hint_words, parse_move, pretty_cards
+from eights.tui.plain import run_plain
+from eights.tui.screens import (
+    BuryDialog,
+    JackDialog,
+    MatchEndScreen,
+    PassDeviceScreen,
+    PlayerDialog,
+    RoundEndScreen,
+    RulesScreen,
+    SetupScreen,
+    SuitDialog,
+    TableScreen,
+)
+from eights.tui.session import HUMAN, PlayConfig, Session, UsageError, build_config
+from eights.tui.widgets import GameLog, HandView
+from tests.scripting import scripted
+
+INSTANT = 5
+
+
+def cli() -> typer.Typer:
+    app = typer.Typer()
+    app.command("play")(play_command)
+    app.command("noop")(lambda: None)  # a second command, so "play" stays a subcommand
+    return app
+
+
+def run_app(app: EightsApp, script: Callable[[Pilot[None]], Coroutine[Any, Any, None]]) -> None:
+    async def main() -> None:
+        async with app.run_test(size=(130, 45)) as pilot:
+            await pilot.pause()
+            await script(pilot)
+
+    asyncio.run(main())
+
+
+async def until(pilot: Pilot[None], condition: Callable[[], bool], limit: int = 3000) -> None:
+    """Wait for the app (computers think in worker threads, so real time passes too)."""
+    for _ in range(limit):
+        if condition():
+            return
+        await pilot.pause(0.002)
+    raise AssertionError("the app never reached the expected state")
+
+
+def table(app: EightsApp) -> TableScreen:
+    return next(s for s in reversed(app.screen_stack) if isinstance(s, TableScreen))
+
+
+def scripted_app(game: Game, seats: tuple[str, ...]) -> EightsApp:
+    return EightsApp(PlayConfig(game.rules, seats, seed=0, speed=INSTANT), game=game)
+
+
+def log_text(screen: TableScreen) -> str:
+    return "\n".join(line.text for line in screen.query_one(GameLog).lines)
+
+
+def message(screen: TableScreen) -> str:
+    return str(screen.query_one("#message").render())
+
+
+def human_turn(app: EightsApp) -> bool:
+    screen = app.screen
+    if not isinstance(screen, TableScreen):
+        return False
+    game = screen.session.game
+    return not game.is_over and game.to_act == screen.viewer
+
+
+# ----- the command line ------------------------------------------------------------------------------
+
+
+def test_play_command_refuses_bad_input_with_one_line_and_status_2():
+    runner = CliRunner()
+    result = runner.invoke(cli(), ["play", "--plain", "--bots", "wizard"])
+    assert result.exit_code == 2
+    assert "wizard" in result.stderr and "easy, normal, hard, expert" in result.stderr
+    result = runner.invoke(cli(), ["play", "--plain", "--variant", "poker"])
+    assert result.exit_code == 2 and "unknown preset" in result.stderr
+    result = runner.invoke(cli(), ["play", "--plain", "--players", "3", "--bots", "easy,hard,expert"])
+    assert result.exit_code == 2 and "3 levels given for 2 computer seats" in result.stderr
+
+
+def test_bots_fill_the_seats_after_the_person():
+    config = build_config("derange", players=4, bots="normal,hard,expert")
+    assert config.seats == (HUMAN, "normal", "hard", "expert")
+    assert config.names()[0] == "You"
+    assert build_config("classic", bots="easy", players=3).seats == (HUMAN, "easy", "easy")
+    assert build_config("classic", bots="hard,easy").seats == (HUMAN, "hard", "easy")
+    hot_seat = build_config("classic", humans=2, players=3)
+    assert hot_seat.seats == (HUMAN, HUMAN, "normal")
+    assert hot_seat.names()[:2] == ("Player 1", "Player 2")
+    with pytest.raises(UsageError):
+        build_config("classic", humans=3, players=2)
+
+
+# ----- words -------------------------------------------------------------------------------------------
+
+
+def test_a_lone_person_is_you_in_every_sentence():
+    assert fix_you("You plays 8♥.") == "You play 8♥."
+    assert fix_you("You is skipped.") == "You are skipped."
+    assert fix_you("Round 2: You deals 5 cards each.") == "Round 2: You deal 5 cards each."
+    assert fix_you("Ada and You swap a random card each.") == "Ada and You swap a random card each."
+
+
+def test_typed_moves_are_numbers_or_action_texts():
+    legal = (Play(Card("8H")), Draw())
+    assert parse_move("2", legal) == Draw()
+    assert parse_move("8h", legal) == Play(Card("8H"))
+    assert parse_move("play 7C", legal) == Play(Card("7C"))  # not legal: the engine will say why
+    assert str(parse_move("suit hearts", legal)) == "suit H"
+    assert str(parse_move("choose 2", legal)) == "choose 2"
+    assert str(parse_move("bury 7C", legal)) == "bury 7C"
+    assert str(parse_move("drop JH", legal)) == "play JH"
+    assert parse_move("pass", legal) == Pass()
+    with pytest.raises(ValueError, match="choose 1-2"):
+        parse_move("3", legal)
+
+
+def test_a_hint_names_the_move_once():
+    view = Session(build_config("classic", players=2, seed=1)).view(0)
+    names = ("You", "Bram")
+    play = Play(Card("8H"))
+    assert hint_words(Hint(play, "play 8♥ and go out"), view, names) == "Hint: play 8♥ and go out."
+    assert hint_words(Hint(play, "a random legal move"), view, names) == "Hint: play 8♥ (a random legal move)."
+
+
+def test_engine_messages_show_cards_with_suit_symbols():
+    assert pretty_cards("10H does not match. Legal now: play KC, draw (D9).") == (
+        "10♥ does not match. Legal now: play K♣, draw (D9)."
+    )
+
+
+# ----- plain text ----------------------------------------------------------------------------------------
+
+
+def test_plain_plays_a_whole_game_from_standard_input():
+    result = CliRunner().invoke(
+        cli(),
+        ["play", "--plain", "--variant", "derange", "-o", "rounds=2,1", "--players", "3", "--seed", "7"],
+        input="1\n" * 400,
+    )
+    assert result.exit_code == 0, result.output
+    out = result.stdout
+    assert "Moves:" in out and "  1. " in out
+    assert "Round 1 over" in out and "Next: round 2, 1 card each" in out
+    assert "Game over:" in out and "Final totals after 2 rounds (lowest wins):" in out
+    assert "Bram (normal)" in out
+
+
+def test_plain_end_of_input_leaves_cleanly():
+    result = CliRunner().invoke(cli(), ["play", "--plain", "--variant", "classic", "--seed", "1"], input="")
+    assert result.exit_code == 0
+    assert "End of input." in result.stdout and "Goodbye" in result.stdout
+
+
+def test_plain_explains_a_refused_move_and_accepts_card_and_suit_texts():
+    game = scripted("classic", hands=["8H 2C 3C 4C 5C", "9D 9S 9H 10S KD"], starter="7S", stock="KS QH JH", dealer=1)
+    session = Session(PlayConfig(game.rules, (HUMAN, "easy"), seed=0), game)
+    out = io.StringIO()
+    run_plain(session, io.StringIO("9Z\n2C\n8H\nsuit S\nquit\n"), out)
+    text = out.getvalue()
+    assert "Not allowed: '9Z' is not an action" in text
+    assert "Not allowed: 2C does not match" in text
+    assert "You play 8♥." in text and "You name spades ♠." in text
+    assert game.hands[0] == [Card("2C"), Card("3C"), Card("4C"), Card("5C")]
+
+
+def test_plain_plays_a_saved_house_rules_file(tmp_path):
+    path = tmp_path / "house.toml"
+    path.write_text(load_preset("classic").with_options(["deal=3"]).to_toml(), encoding="utf-8")
+    result = CliRunner().invoke(
+        cli(), ["play", "--plain", "--rules", str(path), "--players", "2", "--seed", "2"], input="1\n" * 200
+    )
+    assert result.exit_code == 0, result.output
+    assert "Round 1, 3 cards each" in result.stdout and "Game over:" in result.stdout
+
+
+def test_plain_rules_hint_and_quit_commands():
+    result = CliRunner().invoke(
+        cli(), ["play", "--plain", "--variant", "race", "--players", "2", "--seed", "5"], input="?\nhint\nquit\n"
+    )
+    assert result.exit_code == 0
+    out = result.stdout
+    assert "Special cards" in out and "Hint: " in out and "Goodbye" in out
+
+
+def test_plain_hot_seat_calls_each_person_by_name():
+    result = CliRunner().invoke(
+        cli(), ["play", "--plain", "--variant", "classic", "--humans", "2", "--seed", "8"], input="1\n" * 6
+    )
+    assert result.exit_code == 0
+    assert "=== Player 1, your turn (others, look away) ===" in result.stdout
+    assert "=== Player 2, your turn (others, look away) ===" in result.stdout
+
+
+def test_plain_watch_with_no_people_runs_to_the_result():
+    result = CliRunner().invoke(
+        cli(), ["play", "--plain", "--variant", "classic", "--humans", "0", "--players", "2", "--seed", "4"]
+    )
+    assert result.exit_code == 0
+    assert "Game over:" in result.stdout and "Moves:" not in result.stdout
+
+
+# ----- the app: a whole match ------------------------------------------------------------------------------
+
+
+def test_a_match_against_computers_reaches_round_end_and_match_end():
+    config = build_config("derange", options=["rounds=2,1"], players=3, bots="easy,normal", seed=3, speed=INSTANT)
+    app = EightsApp(config)
+    seen: set[str] = set()
+
+    async def script(pilot: Pilot[None]) -> None:
+        for _ in range(300):
+            await until(
+                pilot,
+                lambda: (
+                    human_turn(app)
+                    or isinstance(app.screen, RoundEndScreen | MatchEndScreen | SuitDialog | PlayerDialog)
+                ),
+            )
+            screen = app.screen
+            seen.add(type(screen).__name__)
+            if isinstance(screen, MatchEndScreen):
+                session = screen.session
+                assert session.game.is_over
+                text = str(screen.query_one("#match-title").render())
+                winners = session.game.outcome.winners
+                assert text.startswith("Game over: ") and session.names[winners[0]] in text
+                return
+            if isinstance(screen, RoundEndScreen):
+                assert "Round 1 over" in str(screen.query_one("#round-title").render())
+                assert "Next: round 2, 1 card each" in str(screen.query_one("#round-next").render())
+                await pilot.press("enter")
+            elif isinstance(screen, SuitDialog):
+                await pilot.press("h")
+            else:
+                view = table(app).current_view()
+                hand = table(app).query_one(HandView)
+                if hand.playable:
+                    await pilot.press("enter")
+                elif Draw() in view.legal:
+                    await pilot.press("d")
+                else:
+                    await pilot.press("p")
+            await pilot.pause()
+        raise AssertionError("the match did not end")
+
+    run_app(app, script)
+    assert {"RoundEndScreen", "MatchEndScreen"} <= seen
+
+
+def test_play_again_deals_the_next_seed():
+    config = build_config("classic", players=2, humans=0, seed=10, speed=INSTANT)
+    app = EightsApp(config)
+
+    async def script(pilot: Pilot[None]) -> None:
+        await until(pilot, lambda: isinstance(app.screen, MatchEndScreen))
+        first = table(app)
+        await pilot.press("a")
+        await until(pilot, lambda: table(app) is not first)
+        assert table(app).session.game.seed == 11
+        assert first not in app.screen_stack
+
+    run_app(app, script)
+
+
+# ----- the app: cards, keys and clicks ------------------------------------------------------------------------
+
+
+def test_clicking_an_unplayable_card_says_why_it_is_not_playable():
+    game = scripted("classic", hands=["5C 9H 3D 4D 6D", "9D 9S 2H 10S KD"], starter="7S", stock="KS QH", dealer=1)
+    app = scripted_app(game, (HUMAN, "easy"))
+
+    async def script(pilot: Pilot[None]) -> None:
+        screen = table(app)
+        hand = screen.query_one(HandView)
+        assert hand.cards[0] == Card("5C") and not hand.playable
+        await pilot.click(HandView, offset=(3, 2))  # the first card's face
+        await pilot.pause()
+        assert "Not allowed: 5♣ does not match" in message(screen)
+        assert len(game.hands[0]) == 5
+
+    run_app(app, script)
+
+
+def test_d3_a_suit_is_named_in_the_dialog_after_an_8():
+    game = scripted("classic", hands=["8H 2C 3C 4C 5C", "9D 9S 9H 10S KD"], starter="7S", stock="KS QH JH", dealer=1)
+    app = scripted_app(game, (HUMAN, "easy"))
+
+    async def script(pilot: Pilot[None]) -> None:
+        screen = table(app)
+        hand = screen.query_one(HandView)
+        assert hand.playable == {Card("8H")} and hand.cards[hand.cursor] == Card("8H")
+        await pilot.press("enter")
+        await until(pilot, lambda: isinstance(app.screen, SuitDialog))
+        await pilot.press("s")
+        await until(pilot, lambda: any(isinstance(e, SuitNamed) for e in game.log))
+        named = next(e for e in game.log if isinstance(e, SuitNamed))
+        assert named.seat == 0 and named.suit == Suit.SPADES
+        assert "You name spades ♠." in log_text(screen)
+
+    run_app(app, script)
+
+
+def test_5_the_player_to_draw_is_chosen_in_the_dialog():
+    game = scripted(
+        "baby-eating", hands=["5D 9C 4S 4H 6H 10C", "3C 4C 6C 7C 9S 10S"], starter="7D", stock="KS QH JH", dealer=1
+    )
+    app = scripted_app(game, (HUMAN, "easy"))
+
+    async def script(pilot: Pilot[None]) -> None:
+        await pilot.press("enter")  # the 5♦, the only playable card
+        await until(pilot, lambda: isinstance(app.screen, PlayerDialog))
+        labels = [str(b.label) for b in app.screen.query("Button")]
+        assert labels == ["1. yourself: 5 cards", "2. Bram (easy): 6 cards"]
+        await pilot.press("2")
+        await until(pilot, lambda: any(isinstance(e, CardsDrawn) and e.reason == "chosen" for e in game.log))
+        drawn = next(e for e in game.log if isinstance(e, CardsDrawn) and e.reason == "chosen")
+        assert drawn.seat == 1 and drawn.count == 1
+
+    run_app(app, script)
+
+
+def test_7_the_swap_dialog_offers_only_opponents():
+    game = scripted(
+        "baby-eating",
+        hands=["7D 9C 4S 4H 6H 10C", "3C 4C 6C 8C 9S 10S", "2C 5C 6S 8S 9H 10D"],
+        starter="5D",
+        stock="KS QH JH",
+        dealer=2,
+    )
+    app = scripted_app(game, (HUMAN, "easy", "easy"))
+
+    async def script(pilot: Pilot[None]) -> None:
+        await pilot.press("enter")
+        await until(pilot, lambda: isinstance(app.screen, PlayerDialog))
+        labels = [str(b.label) for b in app.screen.query("Button")]
+        assert labels == ["1. Bram (easy): 6 cards", "2. Cleo (easy): 6 cards"]
+        await pilot.press("2")
+        await until(pilot, lambda: any(isinstance(e, CardsSwapped) for e in game.log))
+        swap = next(e for e in game.log if isinstance(e, CardsSwapped))
+        assert (swap.seat, swap.target) == (0, 2)
+
+    run_app(app, script)
+
+
+def test_q_jacks_are_dropped_in_the_order_chosen_in_the_dialog():
+    game = scripted(
+        "baby-eating", hands=["QD JH JS 4C 9C 10S", "3C 5C 6C 7C 9S 10H"], starter="7D", stock="KS QH 2H", dealer=1
+    )
+    app = scripted_app(game, (HUMAN, "easy"))
+
+    async def script(pilot: Pilot[None]) -> None:
+        hand = table(app).query_one(HandView)
+        assert hand.cards[hand.cursor] == Card("QD")
+        await pilot.press("enter")
+        await until(pilot, lambda: isinstance(app.screen, JackDialog))
+        labels = [str(b.label) for b in app.screen.query("Button")]
+        assert labels == ["1. drop J♥", "2. drop J♠"]
+        await pilot.press("2")
+        await until(pilot, lambda: isinstance(app.screen, JackDialog) and len(app.screen.options) == 1)
+        await pilot.press("1")
+        await until(pilot, lambda: sum(isinstance(e, JackDropped) for e in game.log) == 2)
+        dropped = [e.card for e in game.log if isinstance(e, JackDropped)]
+        assert dropped == [Card("JS"), Card("JH")]
+
+    run_app(app, script)
+
+
+def test_d30_a_card_is_buried_from_the_dialog_after_four_in_a_row():
+    game = scripted(
+        "baby-eating", hands=["2D 2S 2H 2C 9H 5S", "3C 4C 6C 7C 9S 10H"], starter="7D", stock="KS QH 8H", dealer=1
+    )
+    app = scripted_app(game, (HUMAN, "easy"))
+
+    async def script(pilot: Pilot[None]) -> None:
+        hand = table(app).query_one(HandView)
+        for _ in range(4):  # D26: with two players each 2 (a skip) gives another turn
+            await until(pilot, lambda: human_turn(app))
+            two = next(i for i, card in enumerate(hand.cards) if card.rank == 2 and card in hand.playable)
+            await pilot.press(str(two + 1), "enter")
+        await until(pilot, lambda: isinstance(app.screen, BuryDialog))
+        labels = [str(b.label) for b in app.screen.query("Button")]
+        assert labels == ["1. bury 9♥", "2. bury 5♠"]
+        await pilot.press("2")
+        await until(pilot, lambda: sum(isinstance(e, CardBuried) for e in game.log) == 2)
+        buried = [e for e in game.log if isinstance(e, CardBuried)]
+        assert (buried[0].seat, buried[0].card) == (0, Card("5S"))
+        assert buried[1].seat == 1
+        assert game.discard[0] == buried[1].card and game.discard[1] == Card("5S")
+
+    run_app(app, script)
+
+
+def test_d11_marked_cards_are_stacked_under_the_card_played():
+    game = scripted(
+        "action",
+        hands=["QH QS 3C 4C 5C", "9D 9S 2H 10S KD"],
+        starter="7H",
+        stock="KS JH 6D",
+        dealer=1,
+        options=["stacking=true"],
+    )
+    app = scripted_app(game, (HUMAN, "easy"))
+
+    async def script(pilot: Pilot[None]) -> None:
+        hand = table(app).query_one(HandView)
+        assert hand.cards == tuple(Card(c) for c in ("3C", "4C", "5C", "QH", "QS"))
+        await pilot.press("5", "space", "4", "enter")
+        await until(pilot, lambda: any(isinstance(e, CardPlayed) for e in game.log))
+        played = next(e for e in game.log if isinstance(e, CardPlayed))
+        assert (played.card, played.stack) == (Card("QH"), (Card("QS"),))
+
+    run_app(app, script)
+
+
+def test_keys_move_the_cursor_draw_and_refuse_a_pass():
+    game = scripted("classic", hands=["5C 9H 3D 4D 6D", "9D 9S 2H 10S KD"], starter="7S", stock="KS QH", dealer=1)
+    app = scripted_app(game, (HUMAN, "easy"))
+
+    async def script(pilot: Pilot[None]) -> None:
+        screen = table(app)
+        hand = screen.query_one(HandView)
+        await pilot.press("3")
+        assert hand.cursor == 2
+        await pilot.press("right", "right")
+        assert hand.cursor == 4
+        await pilot.press("p")
+        assert "Not allowed" in message(screen) and "cannot pass" in message(screen)
+        await pilot.press("d")
+        await pilot.pause()
+        assert Card("KS") in game.hands[0]
+        assert hand.playable == {Card("KS")}
+
+    run_app(app, script)
+
+
+def test_hint_rules_and_speed_keys():
+    config = build_config("race", players=2, seed=5, speed=3)
+    app = EightsApp(config)
+
+    async def script(pilot: Pilot[None]) -> None:
+        screen = table(app)
+        await pilot.press("plus")
+        assert app.speed == 4
+        await pilot.press("minus", "minus")
+        assert app.speed == 2
+        app.speed = INSTANT
+        screen.advance()
+        await until(pilot, lambda: human_turn(app))
+        await pilot.press("h")
+        assert message(screen).startswith("Hint: ")
+        await pilot.press("question_mark")
+        await until(pilot, lambda: isinstance(app.screen, RulesScreen))
+        titles = [str(label.render()) for label in app.screen.query(".rules-section")]
+        assert "Special cards" in titles and "Scoring" in titles
+        await pilot.press("escape")
+        await until(pilot, lambda: isinstance(app.screen, TableScreen))
+
+    run_app(app, script)
+
+
+class HeldBot:
+    """A computer that thinks until the test lets it answer: the first legal action."""
+
+    name = "held"
+
+    def __init__(self) -> None:
+        self.go = threading.Event()
+        self.thinking = threading.Event()
+
+    def choose(self, view: View) -> Action:
+        self.thinking.set()
+        self.go.wait(10)
+        return view.legal[0]
+
+    def hint(self, view: View) -> Hint:
+        return Hint(view.legal[0], "the first legal move")
+
+
+def test_the_table_stays_responsive_while_a_computer_thinks():
+    game = scripted("classic", hands=["5C 9S 3D 4D 6D", "9D 2S 2H 10S KD"], starter="7S", stock="KH QH", dealer=1)
+    app = scripted_app(game, (HUMAN, "easy"))
+    held = HeldBot()
+
+    async def script(pilot: Pilot[None]) -> None:
+        table(app).session.bots[1] = held
+        await pilot.press("enter")  # 9♠; then seat 1 thinks
+        await until(pilot, held.thinking.is_set)
+        await pilot.press("question_mark")
+        await until(pilot, lambda: isinstance(app.screen, RulesScreen))
+        await pilot.press("escape")
+        await until(pilot, lambda: isinstance(app.screen, TableScreen))
+        assert game.to_act == 1 and game.top == Card("9S")  # seat 1 has not played yet
+        held.go.set()
+        await until(pilot, lambda: human_turn(app))
+        played = [e for e in game.log if isinstance(e, CardPlayed)]
+        assert (played[-1].seat, played[-1].card) == (1, Card("9D"))
+
+    run_app(app, script)
+
+
+# ----- the app: hot-seat and setup ---------------------------------------------------------------------------------
+
+
+def test_hot_seat_hides_the_hands_between_people():
+    game = scripted("classic", hands=["5C 9S 3D 4D 6D", "9D 2S 2H 10S KD"], starter="7S", stock="KH QH", dealer=1)
+    app = scripted_app(game, (HUMAN, HUMAN))
+
+    async def script(pilot: Pilot[None]) -> None:
+        screen = table(app)
+        await until(pilot, lambda: isinstance(app.screen, PassDeviceScreen))
+        assert screen.viewer is None and screen.query_one(HandView).hidden
+        assert "Player 1" in str(app.screen.query_one("#pass-title").render())
+        await pilot.press("enter")
+        await until(pilot, lambda: screen.viewer == 0 and human_turn(app))
+        await pilot.press("d")  # Player 1 draws K♥, then plays 9♠
+        assert "Player 1 draws 1 card (K♥)." in log_text(screen)
+        await pilot.press("enter")
+        await until(pilot, lambda: isinstance(app.screen, PassDeviceScreen))
+        assert screen.query_one(HandView).hidden
+        await pilot.press("enter")
+        await until(pilot, lambda: isinstance(app.screen, TableScreen) and screen.viewer == 1)
+        hand = screen.query_one(HandView)
+        assert not hand.hidden and set(hand.cards) == set(game.hands[1])
+        text = log_text(screen)
+        assert "Player 1 draws 1 card." in text and "K♥" not in text
+
+    run_app(app, script)
+
+
+def test_the_setup_screen_starts_the_game_it_describes():
+    app = EightsApp(defaults=build_config("classic", speed=INSTANT))
+
+    async def script(pilot: Pilot[None]) -> None:
+        await until(pilot, lambda: isinstance(app.screen, SetupScreen))
+        screen = app.screen
+        screen.query_one("#preset").value = "derange"
+        await until(pilot, lambda: bool(screen.query("#opt-short_rounds-2")))
+        screen.query_one("#players").value = 3
+        await until(pilot, lambda: bool(screen.query("#seat-2-3")))
+        screen.query_one("#seat-2-3").value = "hard"
+        screen.query_one("#opt-short_rounds-3").value = "true"
+        screen.query_one("#seed").value = "42"
+        await pilot.press("ctrl+s")
+        await until(pilot, lambda: isinstance(app.screen, TableScreen))
+        session = app.screen.session
+        assert session.rules.name == "derange" and session.rules.short_rounds
+        assert session.config.seats == (HUMAN, "normal", "hard")
+        assert session.game.seed == 42 and session.game.hand_size == 4
+
+    run_app(app, script)
+
+
+def test_the_setup_screen_shows_why_a_table_cannot_play():
+    app = EightsApp(defaults=build_config("classic", speed=INSTANT))
+
+    async def script(pilot: Pilot[None]) -> None:
+        await until(pilot, lambda: isinstance(app.screen, SetupScreen))
+        screen = app.screen
+        screen.query_one("#opt-deal-1").value = "20"
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert isinstance(app.screen, SetupScreen)
+        assert "deal" in str(screen.query_one("#setup-error").render())
+
+    run_app(app, script)
