@@ -1,0 +1,472 @@
+"""The hard and expert players: information-set Monte Carlo tree search (IS-MCTS).
+
+The design follows OpenSpiel's ``python/algorithms/ismcts.py`` (Cowling, Powley and
+Whitehouse 2012): the bot never sees the game, only its seat's ``View``. Each
+iteration
+
+1. deals a world consistent with the view (``Worlds``, a resampler built on
+   ``eights.engine.sampling.sample``: the seat's own hand, the table and every
+   card it knows the place of are exact; the unseen cards are dealt at random);
+2. walks one tree shared by every world, keyed by the actions taken from the root
+   and the seat to act after each (so out-of-turn choices, jack drops and burying,
+   sit in the tree like any other); at each node it picks, among the actions legal
+   in this world, an untried one, else the best by UCT with availability counts
+   (``mean + c * sqrt(ln(times available) / visits)``);
+3. rolls the world out to the end of the round with a cheap policy (a random
+   card when one plays, else the other action; a wild names a suit of the hand),
+   with an optional depth cut evaluated from the hand sizes;
+4. backs up one reward per seat: the share of the round won, and where the match
+   is scored over several rounds a term for the round's points.
+
+The decision is the root action visited most. Budgets: a time limit per decision
+(``seconds``), an iteration count (``iterations``), or both (whichever ends
+first). A decision with one legal action returns at once. All randomness comes
+from the bot's own ``random.Random(seed)``.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections import Counter
+
+from eights.bots.base import Hint
+from eights.cards import RANKS, SUITS, Card
+from eights.engine import Action, View
+from eights.engine.actions import NAME_SUIT, Play
+from eights.engine.events import (
+    CardBuried,
+    CardPlayed,
+    CardsDrawn,
+    CardsSwapped,
+    FollowMe,
+    GuaranteeJoker,
+    JackDropped,
+    RoundStarted,
+    StarterTurned,
+    SuicideKing,
+    SuitNamed,
+)
+from eights.engine.game import Game
+from eights.engine.sampling import known_cards, sample
+from eights.engine.tables import tables_for
+
+#: Default time per decision, in seconds.
+HARD_SECONDS = 0.2
+EXPERT_SECONDS = 1.0
+#: The UCT exploration constant (rewards are in [0, 1]).
+UCT_C = 0.7
+
+# An edge of the tree: [visits, reward sum, times available, children by seat to act].
+VISITS, TOTAL, AVAIL, CHILDREN = range(4)
+
+_SLOTS = tuple(name for name in Game.__slots__ if name not in ("hands", "stock", "discard", "totals", "queue"))
+
+
+def draw_constraints(view: View) -> dict[int, tuple[bytes, int]]:
+    """What the seat can infer from the others' forced draws this round.
+
+    Where a player may draw only when they cannot play (every preset but
+    ``classic``), a draw shows that the hand held then had no playable card (but
+    for cards that may be held back). For each other seat, from its last such draw:
+    a mask of the cards that were playable then, and how many of its cards must
+    still come from that hand (its size then, less the cards it has laid since).
+    Swaps, the Suicide King and the Guarantee Joker make the seat's hand unknown
+    again.
+    """
+    rules = view.rules
+    if rules.draw_at_will or view.seat is None:
+        return {}
+    t = tables_for(rules)
+    n = view.players
+    wild, exempt, has_exempt, rank_class, effect = t.wild, t.exempt, t.has_exempt, t.rank_class, t.effect
+    counts = [0] * n
+    found: dict[int, tuple[bytes, int, int]] = {}  # seat: (mask, cards then, laid since)
+    top = -1
+    suit = 4
+    named = exact = following = pending_cancel = False
+    for event in view.history:
+        kind = type(event)
+        if kind is CardPlayed:
+            seat = event.seat  # type: ignore[attr-defined]
+            top = event.card  # type: ignore[attr-defined]
+            laid = 1 + len(event.stack)  # type: ignore[attr-defined]
+            counts[seat] -= laid
+            if seat in found:
+                mask, then, since = found[seat]
+                found[seat] = (mask, then, since + laid)
+            suit = SUITS[top]
+            named = following = False
+            exact = pending_cancel
+            e = effect[top]
+            pending_cancel = not exact and e is not None and bool(e[13])
+        elif kind is FollowMe:
+            following = True
+        elif kind is SuitNamed:
+            suit = int(event.suit)  # type: ignore[attr-defined]
+            named = True
+            following = False
+        elif kind is CardsDrawn:
+            seat = event.seat  # type: ignore[attr-defined]
+            if event.reason == "draw" and top >= 0 and suit < 4:  # type: ignore[attr-defined]
+                mask = bytes(
+                    0
+                    if has_exempt and exempt[c]
+                    else (
+                        1
+                        if wild[c]
+                        or SUITS[c] == suit
+                        or (
+                            not (named or following)
+                            and (RANKS[c] == RANKS[top] if exact else rank_class[c] == rank_class[top])
+                        )
+                        else 0
+                    )
+                    for c in range(54)
+                )
+                found[seat] = (mask, counts[seat], 0)
+            counts[seat] += event.count  # type: ignore[attr-defined]
+        elif kind is JackDropped or kind is CardBuried:
+            seat = event.seat  # type: ignore[attr-defined]
+            counts[seat] -= 1
+            if seat in found:
+                mask, then, since = found[seat]
+                found[seat] = (mask, then, since + 1)
+            if kind is JackDropped:
+                top = event.card  # type: ignore[attr-defined]
+                suit = SUITS[top]
+                named = exact = False
+        elif kind is StarterTurned:
+            top = event.card  # type: ignore[attr-defined]
+            suit = SUITS[top]
+            named = exact = False
+            e = t.starter_effect[top]
+            pending_cancel = e is not None and bool(e[13])
+        elif kind is RoundStarted:
+            counts = [event.hand_size] * n  # type: ignore[attr-defined]
+            found.clear()
+        elif kind is CardsSwapped:
+            found.pop(event.seat, None)  # type: ignore[attr-defined]
+            found.pop(event.target, None)  # type: ignore[attr-defined]
+        elif kind is SuicideKing:
+            counts = [rules.deal] * n
+            found.clear()
+            top = -1
+        elif kind is GuaranteeJoker:
+            return {}
+    return {
+        seat: (mask, then - since)
+        for seat, (mask, then, since) in found.items()
+        if seat != view.seat and then - since > 0
+    }
+
+
+class Worlds:
+    """Deals worlds consistent with one view: a resampler for ``sample(view, rng)``.
+
+    ``sample`` builds one full game from the view; the cards it dealt at random
+    (the other hands' unknown cards and the stock) are then dealt again, in a new
+    random order, for every world. That is the same distribution as calling
+    ``sample`` each time, at a fraction of the cost.
+    """
+
+    __slots__ = ("constraints", "fixed", "hidden", "rng", "sizes", "template")
+
+    def __init__(self, view: View, rng: random.Random, infer: bool = True) -> None:
+        template = sample(view, rng)
+        me = view.seat
+        known = known_cards(view)
+        fixed: list[list[Card]] = []
+        sizes: list[int] = []
+        hidden: list[Card] = []
+        for seat, hand in enumerate(template.hands):
+            if seat == me:
+                fixed.append(list(hand))
+                sizes.append(0)
+                continue
+            want = Counter(known.get(seat, ()))
+            keep: list[Card] = []
+            for card in hand:
+                if want[card] > 0:
+                    want[card] -= 1
+                    keep.append(card)
+                else:
+                    hidden.append(card)
+            fixed.append(keep)
+            sizes.append(len(hand) - len(keep))
+        hidden.extend(template.stock)
+        #: Seats whose older cards cannot be among those playable at their last forced draw.
+        constraints = [
+            (seat, mask, min(need, sizes[seat]))
+            for seat, (mask, need) in (draw_constraints(view) if infer else {}).items()
+            if sizes[seat]
+        ]
+        # The tightest first, so that a greedy deal rarely runs short of allowed cards.
+        constraints.sort(key=lambda x: sum(1 for c in hidden if not x[1][c]) - x[2])
+        self.constraints = constraints
+        self.template = template
+        self.fixed = fixed
+        self.sizes = sizes
+        self.hidden = hidden
+        self.rng = rng
+
+    def deal(self) -> Game:
+        """A new world: the template game with the hidden cards dealt anew."""
+        t = self.template
+        g = Game.__new__(Game)
+        for name in _SLOTS:
+            setattr(g, name, getattr(t, name))
+        cards = self.hidden[:]
+        self.rng.shuffle(cards)
+        fixed = self.fixed
+        if self.constraints:
+            fixed = fixed[:]
+            for seat, mask, need in self.constraints:
+                picked: list[Card] = []
+                rest: list[Card] = []
+                for c in cards:
+                    if len(picked) < need and not mask[c]:
+                        picked.append(c)
+                    else:
+                        rest.append(c)
+                fixed[seat] = fixed[seat] + picked
+                cards = rest
+        hands = []
+        at = 0
+        for keep, base, size in zip(fixed, self.fixed, self.sizes, strict=True):
+            size -= len(keep) - len(base)  # the cards a constraint already picked
+            hands.append(keep + cards[at : at + size])
+            at += size
+        g.hands = hands
+        g.stock = cards[at:]
+        g.discard = t.discard[:]
+        g.totals = t.totals[:]
+        g.queue = t.queue[:]
+        g.jack_queue = t.jack_queue[:]
+        g.rng = self.rng
+        return g
+
+
+class ISMCTSBot:
+    """Information-set MCTS over sampled worlds; see the module docstring."""
+
+    def __init__(
+        self,
+        seed: int | None = None,
+        *,
+        seconds: float | None = HARD_SECONDS,
+        iterations: int | None = None,
+        c: float = UCT_C,
+        depth: int | None = None,
+        points_weight: float = 0.5,
+        infer: bool = True,
+        name: str = "hard",
+    ) -> None:
+        """``seconds`` and ``iterations`` bound each decision (None: no bound of that kind; at
+        least one is needed). ``depth`` cuts rollouts after that many actions and scores the
+        hands instead. ``points_weight`` is the share of a round's reward that comes from
+        its points, where the match is scored over several rounds. ``infer`` deals the others'
+        hands knowing what their forced draws showed (``draw_constraints``).
+        """
+        if seconds is None and iterations is None:
+            raise ValueError("a search needs a budget: seconds, iterations or both")
+        if iterations is not None and iterations < 1:
+            raise ValueError(f"iterations: {iterations} is not a budget; give 1 or more")
+        if seconds is not None and seconds <= 0:
+            raise ValueError(f"seconds: {seconds} is not a budget; give a positive time")
+        self.name = name
+        self.rng = random.Random(seed)
+        self.seconds = seconds
+        self.iterations = iterations
+        self.c = c
+        self.depth = depth
+        self.points_weight = points_weight
+        self.infer = infer
+        #: Iterations run by the last search (0 when the action was forced).
+        self.last_iterations = 0
+        self._last_root: dict[Action, list] = {}
+
+    # ----- the Bot protocol ---------------------------------------------------------------
+
+    def choose(self, view: View) -> Action:
+        legal = view.legal
+        if not legal:
+            raise ValueError(f"seat {view.seat} has nothing to do: it is seat {view.to_act}'s turn")
+        if len(legal) == 1:
+            self.last_iterations = 0
+            self._last_root = {}
+            return legal[0]
+        root = self.search(view)
+        return max(legal, key=lambda a: root[a][VISITS] if a in root else -1)
+
+    def hint(self, view: View) -> Hint:
+        action = self.choose(view)
+        edge = self._last_root.get(action)
+        if not edge or not edge[VISITS]:
+            return Hint(action, "the only legal move")
+        rate = edge[TOTAL] / edge[VISITS]
+        return Hint(action, f"{action}: the best in {self.last_iterations} simulated deals (scores {rate:.0%})")
+
+    # ----- the search ---------------------------------------------------------------------
+
+    def search(self, view: View) -> dict[Action, list]:
+        """Run the search from ``view``; the root's edges by action."""
+        rng = self.rng
+        worlds = Worlds(view, rng, self.infer)
+        rules = view.rules
+        n = view.players
+        teams = rules.teams
+        scored = rules.score_keeping and (bool(rules.schedule) or rules.match_target(n) > 0 or rules.hands > 1)
+        own_hand = rules.scoring == "own_hand"
+        weight = self.points_weight if scored else 0.0
+        scale = 40.0
+        c = self.c
+        log = math.log
+        sqrt = math.sqrt
+        randrange = rng.randrange
+        depth = self.depth if self.depth is not None else 1 << 30
+        wild = tables_for(rules).wild
+        root: dict[Action, list] = {}
+        limit = self.iterations if self.iterations is not None else 1 << 62
+        deadline = time.perf_counter() + self.seconds if self.seconds is not None else math.inf
+        clock = time.perf_counter
+        done = 0
+        while done < limit:
+            if done & 7 == 0 and clock() >= deadline and done:
+                break
+            done += 1
+            game = worlds.deal()
+            r0 = game.round_index
+            node = root
+            path: list[tuple[list, int]] = []
+            legal_actions = game.legal_actions
+            apply = game.apply
+            # Selection and expansion.
+            while True:
+                legal = legal_actions()
+                seat = game.to_act
+                if len(legal) == 1:
+                    action = legal[0]
+                    edge = node.get(action)
+                    if edge is None:
+                        edge = node[action] = [0, 0.0, 0, None]
+                    edge[AVAIL] += 1
+                    expanded = False
+                else:
+                    untried = None
+                    for a in legal:
+                        e = node.get(a)
+                        if e is None:
+                            if untried is None:
+                                untried = [a]
+                            else:
+                                untried.append(a)
+                        else:
+                            e[AVAIL] += 1
+                    if untried is not None:
+                        action = untried[randrange(len(untried))] if len(untried) > 1 else untried[0]
+                        edge = node[action] = [0, 0.0, 1, None]
+                        expanded = True
+                    else:
+                        best = -1.0
+                        action = legal[0]
+                        edge = node[action]
+                        for a in legal:
+                            e = node[a]
+                            v = e[VISITS]
+                            score = e[TOTAL] / v + c * sqrt(log(e[AVAIL]) / v)
+                            if score > best:
+                                best = score
+                                action = a
+                                edge = e
+                        expanded = False
+                path.append((edge, seat))
+                apply(action)
+                if game.round_index != r0 or expanded:
+                    break
+                children = edge[CHILDREN]
+                nxt = game.to_act
+                if children is None:
+                    children = edge[CHILDREN] = {}
+                child = children.get(nxt)
+                if child is None:
+                    child = children[nxt] = {}
+                    node = child
+                    # A new node: no statistics yet, so roll out from here.
+                    break
+                node = child
+            # Rollout: a random card when one plays, else the other action.
+            steps = 0
+            while game.round_index == r0 and steps < depth:
+                legal = legal_actions()
+                k = len(legal)
+                if k == 1:
+                    apply(legal[0])
+                else:
+                    first = legal[0]
+                    if type(first) is Play:
+                        if type(legal[-1]) is not Play:
+                            k -= 1
+                        action = legal[randrange(k)] if k > 1 else first
+                        if wild[action.card] and k > 1:  # type: ignore[attr-defined]
+                            # Keep wilds for when nothing else plays.
+                            for a in legal:
+                                if type(a) is Play and not wild[a.card]:  # type: ignore[attr-defined]
+                                    action = a
+                                    break
+                        apply(action)
+                    elif first is NAME_SUIT[0]:
+                        hand = game.hands[game.turn]
+                        suit = SUITS[hand[randrange(len(hand))]] if hand else 4
+                        apply(NAME_SUIT[suit] if suit < 4 else legal[randrange(k)])
+                    else:
+                        apply(legal[randrange(k)])
+                steps += 1
+            # Rewards per seat.
+            if game.round_index == r0:
+                rewards = _hand_estimate(game, n)
+            else:
+                rewards = _round_rewards(game, n, teams, weight, own_hand, scale)
+            for edge, seat in path:
+                edge[VISITS] += 1
+                edge[TOTAL] += rewards[seat]
+        self.last_iterations = done
+        self._last_root = root
+        return root
+
+
+def _round_rewards(game: Game, n: int, teams: bool, weight: float, own_hand: bool, scale: float) -> list[float]:
+    """Each seat's reward for the round just ended (or the match, when it ended too)."""
+    outcome = game.outcome
+    last = game.last_round
+    assert last is not None
+    winners = outcome.winners if outcome is not None else last.winners
+    rewards = [0.0] * n
+    if winners:
+        if teams:
+            half = n // 2
+            sides = {w % half for w in winners}
+            share = 1.0 / len(sides)
+        else:
+            share = 1.0 / len(winners)
+        for w in winners:
+            rewards[w] = share
+    if outcome is not None or not weight:
+        return rewards
+    points = last.points
+    total = sum(points)
+    tanh = math.tanh
+    out = []
+    for seat in range(n):
+        others = (total - points[seat]) / (n - 1)
+        gain = others - points[seat] if own_hand else points[seat] - others
+        out.append((1.0 - weight) * rewards[seat] + weight * (0.5 + 0.5 * tanh(gain / scale)))
+    return out
+
+
+def _hand_estimate(game: Game, n: int) -> list[float]:
+    """Rewards for a rollout cut short: the fewer cards a seat holds, the likelier it wins."""
+    weights = [math.exp(-0.7 * len(hand)) for hand in game.hands]
+    total = sum(weights)
+    return [w / total for w in weights]

@@ -1,0 +1,477 @@
+"""Tournaments between computer players: who is stronger, with error bars.
+
+``run_tournament(rules, players, bots, games, seed)`` plays ``games`` games. The
+bots (levels from ``eights.bots.LEVELS``, optionally with a budget: ``hard@500``
+searches 500 iterations per decision, ``expert@2s`` two seconds) are entrants;
+with fewer entrants than seats they take the seats in turn (``expert,normal`` at
+four seats: expert, normal, expert, normal). Seats rotate from game to game, so
+every entrant plays every seat equally often (exactly, when ``games`` is a
+multiple of the number of distinct rotations), and each deal is played once in
+every rotation (duplicate style: the luck of the cards cancels out).
+
+Per entrant: games played, wins (a win shared by k seats counts 1/k to each;
+a team's win counts to both allies), the win rate with a 95% Wilson interval,
+the mean final score of its seats, and an Elo rating fitted (Bradley-Terry, by
+minorization-maximization) to the pairwise results: in each game, each pair of
+entrants scores 1, 1/2 or 0 by their win shares.
+
+Games run in parallel processes with ``jobs`` > 1; results do not depend on
+``jobs`` (each game's seeds come from the tournament seed and its index), except
+through time-limited searches.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+import time
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from eights.bots import LEVELS, Bot, make_bot
+from eights.engine import Game, view
+from eights.rules import PRESETS, RulesError, RuleSet, load_preset, load_rules
+from eights.simulate import bot_seed, game_seed
+
+#: The z value of a 95% two-sided interval.
+Z95 = 1.959963984540054
+
+_SPEC = re.compile(r"^(?P<level>[a-z]+)(?:@(?P<amount>\d+(?:\.\d+)?)(?P<unit>s?))?$")
+
+
+class TournamentError(ValueError):
+    """A tournament that cannot be played as asked (bad bot list, too many bots)."""
+
+
+# ----- bots and seats -----------------------------------------------------------------------
+
+
+def parse_bot(spec: str) -> tuple[str, dict[str, Any]]:
+    """A bot spec's level and budget: ``expert``, ``hard@500`` (iterations), ``expert@2s`` (seconds).
+
+    :raises TournamentError: naming the spec and the valid levels.
+    """
+    match = _SPEC.match(spec.strip().lower())
+    if match is None or match["level"] not in LEVELS:
+        raise TournamentError(
+            f"unknown bot {spec!r}; valid levels: {', '.join(LEVELS)} "
+            "(search levels take a budget: hard@500 iterations, expert@2s seconds)"
+        )
+    level = match["level"]
+    if match["amount"] is None:
+        return level, {}
+    if level in ("easy", "normal"):
+        raise TournamentError(f"bot {spec!r}: the {level} level does not search, so it takes no budget")
+    amount = float(match["amount"])
+    if match["unit"]:
+        if amount <= 0:
+            raise TournamentError(f"bot {spec!r}: the time budget must be positive")
+        return level, {"seconds": amount}
+    if amount < 1 or amount != int(amount):
+        raise TournamentError(f"bot {spec!r}: the iteration budget must be a whole number, 1 or more")
+    return level, {"iterations": int(amount)}
+
+
+def entrant_names(bots: list[str]) -> list[str]:
+    """Display names of the entrants: the specs, numbered where one appears twice."""
+    names = [b.strip().lower() for b in bots]
+    totals = {name: names.count(name) for name in names}
+    seen: dict[str, int] = {}
+    out = []
+    for name in names:
+        if totals[name] > 1:
+            seen[name] = seen.get(name, 0) + 1
+            out.append(f"{name}#{seen[name]}")
+        else:
+            out.append(name)
+    return out
+
+
+def base_lineup(entrants: int, players: int) -> list[int]:
+    """The entrant at each seat before rotation: the entrants in turn."""
+    return [seat % entrants for seat in range(players)]
+
+
+def rotations(entrants: int, players: int) -> int:
+    """How many distinct seatings the rotation gives (the lineup's period)."""
+    base = base_lineup(entrants, players)
+    for r in range(1, players + 1):
+        if base[r:] + base[:r] == base:
+            return r
+    return players
+
+
+def lineup(entrants: int, players: int, index: int) -> list[int]:
+    """The entrant at each seat in game ``index``: the base lineup rotated by the game's index."""
+    base = base_lineup(entrants, players)
+    r = index % rotations(entrants, players)
+    return base[r:] + base[:r]
+
+
+# ----- playing --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class GameResult:
+    """One finished tournament game."""
+
+    index: int
+    seats: tuple[int, ...]  # the entrant at each seat
+    winners: tuple[int, ...]
+    totals: tuple[int, ...]
+    rounds: int
+
+
+def play_one(
+    rules: RuleSet, players: int, specs: list[str], index: int, seed: int, bots: list[Bot] | None = None
+) -> GameResult:
+    """Play game ``index`` of a tournament seeded ``seed``, through the checked door."""
+    m = len(specs)
+    seats = lineup(m, players, index)
+    deal = game_seed(seed, index // rotations(m, players))
+    game = Game(rules, players, deal)
+    if bots is None:
+        bots = []
+        for seat, entrant in enumerate(seats):
+            level, budget = parse_bot(specs[entrant])
+            bots.append(make_bot(level, bot_seed(game_seed(seed, index), seat), **budget))
+    while not game.is_over:
+        seat = game.to_act
+        game.play(bots[seat].choose(view(game, seat)), seat)
+    outcome = game.outcome
+    assert outcome is not None
+    return GameResult(index, tuple(seats), outcome.winners, outcome.totals, outcome.rounds)
+
+
+def _play_task(args: tuple[RuleSet, int, list[str], int, int]) -> GameResult:
+    return play_one(*args)
+
+
+# ----- statistics ----------------------------------------------------------------------------
+
+
+def wilson(wins: float, games: int, z: float = Z95) -> tuple[float, float]:
+    """The Wilson score interval of a win rate (``wins`` may be fractional)."""
+    if games <= 0:
+        return 0.0, 1.0
+    p = wins / games
+    z2 = z * z
+    denom = 1 + z2 / games
+    center = (p + z2 / (2 * games)) / denom
+    half = z / denom * math.sqrt(max(p * (1 - p) / games + z2 / (4 * games * games), 0.0))
+    return max(0.0, center - half), min(1.0, center + half)
+
+
+def fit_elo(
+    scores: list[list[float]], counts: list[list[float]], prior: float = 1.0, iterations: int = 2000
+) -> list[float]:
+    """Elo ratings (mean 1500) fitted to pairwise results by Bradley-Terry.
+
+    ``scores[a][b]`` is what entrant ``a`` scored against ``b`` over ``counts[a][b]``
+    meetings. ``prior`` adds that many drawn meetings to every pair that met, so a
+    clean sweep still gives a finite rating.
+    """
+    m = len(scores)
+    w = [[scores[a][b] + (prior / 2 if counts[a][b] else 0.0) for b in range(m)] for a in range(m)]
+    n = [[counts[a][b] + (prior if counts[a][b] else 0.0) for b in range(m)] for a in range(m)]
+    gamma = [1.0] * m
+    for _ in range(iterations):
+        change = 0.0
+        for a in range(m):
+            won = sum(w[a])
+            denom = sum(n[a][b] / (gamma[a] + gamma[b]) for b in range(m) if b != a and n[a][b])
+            if denom <= 0 or won <= 0:
+                continue
+            new = won / denom
+            change = max(change, abs(math.log(new / gamma[a])))
+            gamma[a] = new
+        mean = sum(math.log(g) for g in gamma) / m
+        gamma = [g / math.exp(mean) for g in gamma]
+        if change < 1e-10:
+            break
+    return [1500.0 + 400.0 * math.log10(g) for g in gamma]
+
+
+@dataclass(slots=True)
+class BotResult:
+    """One entrant's totals."""
+
+    name: str
+    games: int = 0
+    wins: float = 0.0
+    score_sum: float = 0.0
+    seat_games: int = 0
+    #: Games played at each seat.
+    seats: list[int] = field(default_factory=list)
+    elo: float = 1500.0
+
+    @property
+    def win_rate(self) -> float:
+        return self.wins / self.games if self.games else 0.0
+
+    @property
+    def interval(self) -> tuple[float, float]:
+        return wilson(self.wins, self.games)
+
+    @property
+    def mean_score(self) -> float:
+        return self.score_sum / self.seat_games if self.seat_games else 0.0
+
+    def to_dict(self) -> dict[str, Any]:
+        low, high = self.interval
+        return {
+            "name": self.name,
+            "games": self.games,
+            "wins": round(self.wins, 6),
+            "win_rate": round(self.win_rate, 6),
+            "ci_low": round(low, 6),
+            "ci_high": round(high, 6),
+            "mean_score": round(self.mean_score, 4),
+            "elo": round(self.elo, 1),
+            "seats": self.seats,
+        }
+
+
+@dataclass(slots=True)
+class TournamentResult:
+    """A finished tournament."""
+
+    variant: str
+    players: int
+    games: int
+    seed: int
+    options: list[str]
+    bots: list[BotResult]
+    seconds: float = 0.0
+    results: list[GameResult] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "variant": self.variant,
+            "players": self.players,
+            "games": self.games,
+            "seed": self.seed,
+            "options": self.options,
+            "seconds": round(self.seconds, 3),
+            "bots": [b.to_dict() for b in self.bots],
+        }
+
+
+def tally(names: list[str], players: int, results: list[GameResult]) -> list[BotResult]:
+    """Each entrant's totals and Elo from the games' results."""
+    m = len(names)
+    stats = [BotResult(name, seats=[0] * players) for name in names]
+    scores = [[0.0] * m for _ in range(m)]
+    counts = [[0.0] * m for _ in range(m)]
+    for r in results:
+        shares = [0.0] * m
+        for w in r.winners:
+            shares[r.seats[w]] += 1.0 / len(r.winners)
+        present = sorted(set(r.seats))
+        for e in present:
+            stats[e].games += 1
+            stats[e].wins += shares[e]
+        for seat, e in enumerate(r.seats):
+            stats[e].seats[seat] += 1
+            stats[e].seat_games += 1
+            stats[e].score_sum += r.totals[seat]
+        for a in present:
+            for b in present:
+                if a != b:
+                    scores[a][b] += min(1.0, max(0.0, 0.5 + 0.5 * (shares[a] - shares[b])))
+                    counts[a][b] += 1
+    for e, elo in enumerate(fit_elo(scores, counts)):
+        stats[e].elo = elo
+    return stats
+
+
+def run_tournament(
+    rules: RuleSet,
+    players: int,
+    bots: list[str],
+    games: int,
+    seed: int = 0,
+    jobs: int = 1,
+    options: list[str] | None = None,
+    on_game: Callable[[GameResult], None] | None = None,
+) -> TournamentResult:
+    """Play ``games`` games between ``bots`` (level specs) at ``players`` seats; see the module docstring.
+
+    :raises TournamentError: for an unknown bot, no bots, or more bots than seats.
+    :raises RulesError: when the players cannot play these rules.
+    """
+    if not bots:
+        raise TournamentError(f"give at least one bot; levels: {', '.join(LEVELS)}")
+    for spec in bots:
+        parse_bot(spec)
+    if len(bots) > players:
+        raise TournamentError(f"{len(bots)} bots cannot share {players} seats: give at most {players} bots")
+    if games < 1:
+        raise TournamentError(f"games: {games}; play at least 1")
+    if jobs < 1:
+        raise TournamentError(f"jobs: {jobs}; use at least 1")
+    rules.check_players(players)
+    specs = [b.strip().lower() for b in bots]
+    start = time.perf_counter()
+    results: list[GameResult] = []
+    if jobs == 1:
+        for index in range(games):
+            result = play_one(rules, players, specs, index, seed)
+            results.append(result)
+            if on_game is not None:
+                on_game(result)
+    else:
+        with ProcessPoolExecutor(max_workers=jobs) as pool:
+            futures = [pool.submit(_play_task, (rules, players, specs, index, seed)) for index in range(games)]
+            for future in as_completed(futures):
+                result = future.result()
+                results.append(result)
+                if on_game is not None:
+                    on_game(result)
+        results.sort(key=lambda r: r.index)
+    return TournamentResult(
+        variant=rules.name,
+        players=players,
+        games=games,
+        seed=seed,
+        options=list(options or []),
+        bots=tally(entrant_names(specs), players, results),
+        seconds=time.perf_counter() - start,
+        results=results,
+    )
+
+
+# ----- the command ----------------------------------------------------------------------------
+
+
+def tournament_command(
+    variant: Annotated[
+        str | None,
+        typer.Option(
+            "--variant", "-v", metavar="PRESET", help=f"The preset to play: {', '.join(PRESETS)} (default classic)."
+        ),
+    ] = None,
+    players: Annotated[
+        int | None,
+        typer.Option("--players", "-p", metavar="N", help="Seats per game (default: one per bot, at least 2)."),
+    ] = None,
+    bots: Annotated[
+        str,
+        typer.Option(
+            "--bots",
+            "-b",
+            metavar="LEVEL,LEVEL[,...]",
+            help=f"The entrants, by level: {', '.join(LEVELS)}; a search level may take a budget, "
+            "hard@500 (iterations per decision) or expert@2s (seconds).",
+        ),
+    ] = "expert,normal",
+    games: Annotated[int, typer.Option("--games", "-g", metavar="G", min=1, help="How many games to play.")] = 100,
+    seed: Annotated[
+        int, typer.Option("--seed", "-s", metavar="S", help="The tournament seed: the same seed deals the same games.")
+    ] = 0,
+    jobs: Annotated[
+        int, typer.Option("--jobs", "-j", metavar="J", min=1, help="Games played in parallel processes.")
+    ] = 1,
+    option: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--option", "-o", metavar="KEY=VALUE", help="Change one rule, like stacking=true (repeat for more)."
+        ),
+    ] = None,
+    rules_file: Annotated[
+        Path | None, typer.Option("--rules", metavar="FILE", help="A house-rules TOML file instead of a preset.")
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object instead of a table.")] = False,
+) -> None:
+    """Play the computer players against each other and rate them: win rates with 95% intervals, and Elo."""
+    from rich.console import Console
+    from rich.table import Table
+
+    def fail(message: str) -> None:
+        typer.echo(f"eights: error: {message}", err=True)
+        raise typer.Exit(2)
+
+    out = Console(highlight=False)
+    specs = [b for b in (x.strip() for x in bots.split(",")) if b]
+    try:
+        if variant is not None and rules_file is not None:
+            raise TournamentError("give a preset (--variant) or a rules file (--rules), not both")
+        rules = load_rules(rules_file) if rules_file is not None else load_preset(variant or "classic")
+        if option:
+            rules = rules.with_options(list(option))
+        seats = players if players is not None else min(max(len(specs), 2, rules.min_players), rules.max_players)
+        if not specs:
+            raise TournamentError(f"give at least one bot; levels: {', '.join(LEVELS)}")
+        for spec in specs:
+            parse_bot(spec)
+        if len(specs) > seats:
+            raise TournamentError(f"{len(specs)} bots cannot share {seats} seats: give at most {seats} bots")
+        rules.check_players(seats)
+        if out.is_terminal and not as_json:
+            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+            with Progress(
+                TextColumn("[progress.description]{task.description}"),
+                BarColumn(),
+                MofNCompleteColumn(),
+                TimeRemainingColumn(),
+                console=out,
+                transient=True,
+            ) as progress:
+                task = progress.add_task(f"{rules.name}, {seats} players: {', '.join(specs)}", total=games)
+                result = run_tournament(
+                    rules, seats, specs, games, seed, jobs, option, on_game=lambda _: progress.advance(task)
+                )
+        else:
+            result = run_tournament(rules, seats, specs, games, seed, jobs, option)
+    except (RulesError, TournamentError) as exc:
+        fail(str(exc))
+        return
+    except OSError as exc:
+        fail(f"file error: {exc.filename + ': ' if exc.filename else ''}{exc.strerror or exc}")
+        return
+    if as_json:
+        typer.echo(json.dumps(result.to_dict()))
+        return
+    out.print(f"{rules.title} ({rules.name}): {games} games, {seats} players, seed {seed}", style="bold")
+    if option:
+        out.print(f"With options: {', '.join(option)}")
+    table = Table(show_edge=False, box=None, padding=(0, 2))
+    for column in ("Bot", "Games", "Wins", "Win rate", "95% interval", "Mean score", "Elo"):
+        table.add_column(column, justify="left" if column == "Bot" else "right")
+    for b in sorted(result.bots, key=lambda b: -b.elo):
+        low, high = b.interval
+        table.add_row(
+            b.name,
+            str(b.games),
+            f"{b.wins:g}",
+            f"{100 * b.win_rate:.1f}%",
+            f"{100 * low:.1f}-{100 * high:.1f}%",
+            f"{b.mean_score:.1f}",
+            f"{b.elo:.0f}",
+        )
+    out.print(table)
+    out.print(f"Time: {result.seconds:.1f} s.")
+
+
+__all__ = [
+    "BotResult",
+    "GameResult",
+    "TournamentError",
+    "TournamentResult",
+    "fit_elo",
+    "lineup",
+    "parse_bot",
+    "play_one",
+    "rotations",
+    "run_tournament",
+    "tally",
+    "tournament_command",
+    "wilson",
+]
