@@ -15,7 +15,8 @@ What is measured. Ours: ``Game(rules, n, seed=..., log=False)`` (no event log), 
 random player ``legal = game.legal_actions(); game.apply(legal[int(rng.random() * len(legal))])``
 (the unchecked fast path) with one seeded ``random.Random``, until the game is over; every
 action counts (plays, draws, passes, suit names). Entries: classic (2 players), action (2
-and 4), race (2 and 4), derange (4 players, 2 packs, all fifteen rounds). A game is a whole
+and 4), race (2 and 4), derange (4 players, 2 packs, all fifteen rounds), baby-eating (4 players; 8 players
+in teams, on the expanded deck). A game is a whole
 match as the preset plays it (classic: one round; race: rounds to 50 x players; derange:
 fifteen rounds). OpenSpiel: ``pyspiel.load_game("crazy_eights", {"players": 2})`` with its
 other parameters at their defaults; chance nodes sampled by ``chance_outcomes()``
@@ -51,6 +52,8 @@ ENTRIES: list[tuple[str, int, list[str]]] = [
     ("race", 2, []),
     ("race", 4, []),
     ("derange", 4, ["packs=2"]),
+    ("baby-eating", 4, []),
+    ("baby-eating", 8, ["teams=true"]),
 ]
 
 
