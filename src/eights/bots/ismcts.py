@@ -32,24 +32,11 @@ import time
 from collections import Counter
 
 from eights.bots.base import Hint
-from eights.cards import RANKS, SUITS, Card
+from eights.cards import SUITS, Card
 from eights.engine import Action, View
 from eights.engine.actions import NAME_SUIT, Play
-from eights.engine.events import (
-    CardBuried,
-    CardPlayed,
-    CardsDrawn,
-    CardsSwapped,
-    FollowMe,
-    GuaranteeJoker,
-    JackDropped,
-    RoundStarted,
-    StarterTurned,
-    SuicideKing,
-    SuitNamed,
-)
 from eights.engine.game import Game
-from eights.engine.sampling import known_cards, sample
+from eights.engine.sampling import draw_constraints, known_cards, sample
 from eights.engine.tables import tables_for
 
 #: Default time per decision, in seconds.
@@ -62,104 +49,6 @@ UCT_C = 0.7
 VISITS, TOTAL, AVAIL, CHILDREN = range(4)
 
 _SLOTS = tuple(name for name in Game.__slots__ if name not in ("hands", "stock", "discard", "totals", "queue"))
-
-
-def draw_constraints(view: View) -> dict[int, tuple[bytes, int]]:
-    """What the seat can infer from the others' forced draws this round.
-
-    Where a player may draw only when they cannot play (every preset but
-    ``classic``), a draw shows that the hand held then had no playable card (but
-    for cards that may be held back). For each other seat, from its last such draw:
-    a mask of the cards that were playable then, and how many of its cards must
-    still come from that hand (its size then, less the cards it has laid since).
-    Swaps, the Suicide King and the Guarantee Joker make the seat's hand unknown
-    again.
-    """
-    rules = view.rules
-    if rules.draw_at_will or view.seat is None:
-        return {}
-    t = tables_for(rules)
-    n = view.players
-    wild, exempt, has_exempt, rank_class, effect = t.wild, t.exempt, t.has_exempt, t.rank_class, t.effect
-    counts = [0] * n
-    found: dict[int, tuple[bytes, int, int]] = {}  # seat: (mask, cards then, laid since)
-    top = -1
-    suit = 4
-    named = exact = following = pending_cancel = False
-    for event in view.history:
-        kind = type(event)
-        if kind is CardPlayed:
-            seat = event.seat  # type: ignore[attr-defined]
-            top = event.card  # type: ignore[attr-defined]
-            laid = 1 + len(event.stack)  # type: ignore[attr-defined]
-            counts[seat] -= laid
-            if seat in found:
-                mask, then, since = found[seat]
-                found[seat] = (mask, then, since + laid)
-            suit = SUITS[top]
-            named = following = False
-            exact = pending_cancel
-            e = effect[top]
-            pending_cancel = not exact and e is not None and bool(e[13])
-        elif kind is FollowMe:
-            following = True
-        elif kind is SuitNamed:
-            suit = int(event.suit)  # type: ignore[attr-defined]
-            named = True
-            following = False
-        elif kind is CardsDrawn:
-            seat = event.seat  # type: ignore[attr-defined]
-            if event.reason == "draw" and top >= 0 and suit < 4:  # type: ignore[attr-defined]
-                mask = bytes(
-                    0
-                    if has_exempt and exempt[c]
-                    else (
-                        1
-                        if wild[c]
-                        or SUITS[c] == suit
-                        or (
-                            not (named or following)
-                            and (RANKS[c] == RANKS[top] if exact else rank_class[c] == rank_class[top])
-                        )
-                        else 0
-                    )
-                    for c in range(54)
-                )
-                found[seat] = (mask, counts[seat], 0)
-            counts[seat] += event.count  # type: ignore[attr-defined]
-        elif kind is JackDropped or kind is CardBuried:
-            seat = event.seat  # type: ignore[attr-defined]
-            counts[seat] -= 1
-            if seat in found:
-                mask, then, since = found[seat]
-                found[seat] = (mask, then, since + 1)
-            if kind is JackDropped:
-                top = event.card  # type: ignore[attr-defined]
-                suit = SUITS[top]
-                named = exact = False
-        elif kind is StarterTurned:
-            top = event.card  # type: ignore[attr-defined]
-            suit = SUITS[top]
-            named = exact = False
-            e = t.starter_effect[top]
-            pending_cancel = e is not None and bool(e[13])
-        elif kind is RoundStarted:
-            counts = [event.hand_size] * n  # type: ignore[attr-defined]
-            found.clear()
-        elif kind is CardsSwapped:
-            found.pop(event.seat, None)  # type: ignore[attr-defined]
-            found.pop(event.target, None)  # type: ignore[attr-defined]
-        elif kind is SuicideKing:
-            counts = [rules.deal] * n
-            found.clear()
-            top = -1
-        elif kind is GuaranteeJoker:
-            return {}
-    return {
-        seat: (mask, then - since)
-        for seat, (mask, then, since) in found.items()
-        if seat != view.seat and then - since > 0
-    }
 
 
 class Worlds:

@@ -74,6 +74,10 @@ class CardsDrawn(Event):
     reason: str
     #: The cards, for the drawer only; ``None`` once redacted.
     cards: tuple[Card, ...] | None = None
+    #: What a forced draw shows everyone: the drawer held no card of this row of the
+    #: engine's match table (less the cards a player may hold back); -1 when the draw
+    #: shows nothing (a draw at will, a chain, a penalty).
+    lacking: int = -1
 
     def words(self, names: tuple[str, ...] | None = None) -> str:
         who = _name(names, self.seat)

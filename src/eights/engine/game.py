@@ -657,12 +657,18 @@ class Game:
                 self.passes = 0
             self._advance(0, 0, 0)
             return
+        phase = self.phase
+        if self.log is not None:
+            # The draw is public: it shows the hand held no card that follows, or none that matches.
+            if phase == FOLLOW_PHASE:
+                lacking = (NAMED + 1) * 5 + self.active_suit
+            else:
+                lacking = -1 if self.t.draw_at_will else (self.match_rank + 1) * 5 + self.active_suit
         card = self._take()
         self.hands[seat].append(card)
         self.passes = 0
         if self.log is not None:
-            self.log.append(CardsDrawn(seat, 1, "draw", (card,)))
-        phase = self.phase
+            self.log.append(CardsDrawn(seat, 1, "draw", (card,), lacking))
         if phase == FOLLOW_PHASE:
             if SUITS[card] == self.active_suit or self.t.wild[card]:
                 self.phase = FOLLOW_DRAWN_PHASE

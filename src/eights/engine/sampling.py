@@ -13,7 +13,16 @@ import random
 from collections import Counter
 
 from eights.cards import ALL_CARDS, Card
-from eights.engine.events import CardBuried, CardPlayed, CardsDrawn, CardsSwapped, JackDropped, SuicideKing
+from eights.engine.events import (
+    CardBuried,
+    CardPlayed,
+    CardsDrawn,
+    CardsSwapped,
+    GuaranteeJoker,
+    JackDropped,
+    RoundStarted,
+    SuicideKing,
+)
 from eights.engine.game import Game
 from eights.engine.tables import tables_for
 from eights.engine.views import View
@@ -42,6 +51,57 @@ def known_cards(view: View) -> dict[int, Counter[Card]]:
             if isinstance(hoarder, int) and hoarder >= 0:
                 known.pop(hoarder, None)  # cards taken at random from the hoarder
     return {seat: +cards for seat, cards in known.items() if seat != view.seat}
+
+
+def draw_constraints(view: View) -> dict[int, tuple[bytes, int]]:
+    """What the seat can infer from the others' forced draws this round.
+
+    A forced draw is public: it shows that the drawer held no card that matched (or
+    followed), but for cards that may be held back (``CardsDrawn.lacking``). For each
+    other seat, from its last such draw: a mask of the cards it cannot have held
+    then, and how many of its cards still come from that hand (its size then, less
+    the cards it has laid since). A blind swap, the Suicide King and the Guarantee
+    Joker make a hand unknown again.
+    """
+    seat_me = view.seat
+    t = tables_for(view.rules)
+    exempt = t.exempt if t.has_exempt else None
+    counts = [0] * view.players
+    found: dict[int, tuple[bytes, int, int]] = {}  # seat: (mask, cards then, laid since)
+
+    def laid(seat: int, k: int) -> None:
+        counts[seat] -= k
+        if seat in found:
+            mask, then, since = found[seat]
+            found[seat] = (mask, then, since + k)
+
+    for event in view.history:
+        if isinstance(event, CardPlayed):
+            laid(event.seat, 1 + len(event.stack))
+        elif isinstance(event, JackDropped | CardBuried):
+            laid(event.seat, 1)
+        elif isinstance(event, CardsDrawn):
+            if event.lacking >= 0:
+                row = t.match[event.lacking]
+                mask = bytes(row) if exempt is None else bytes(r and not x for r, x in zip(row, exempt, strict=True))
+                found[event.seat] = (mask, counts[event.seat], 0)
+            counts[event.seat] += event.count
+        elif isinstance(event, RoundStarted):
+            counts = [event.hand_size] * view.players
+            found.clear()
+        elif isinstance(event, CardsSwapped):
+            found.pop(event.seat, None)
+            found.pop(event.target, None)
+        elif isinstance(event, SuicideKing):
+            counts = [view.rules.deal] * view.players
+            found.clear()
+        elif isinstance(event, GuaranteeJoker):
+            return {}
+    return {
+        seat: (mask, then - since)
+        for seat, (mask, then, since) in found.items()
+        if seat != seat_me and then - since > 0
+    }
 
 
 def sample(view: View, rng: random.Random) -> Game:
