@@ -20,10 +20,11 @@ from eights.engine.events import CardBuried, CardPlayed, CardsDrawn, CardsSwappe
 from eights.rules import load_preset
 from eights.tui import play_command
 from eights.tui.app import EightsApp
-from eights.tui.narrate import fix_you, hint_words, parse_move, pretty_cards
+from eights.tui.narrate import event_words, fix_you, hint_words, parse_move, pretty_cards
 from eights.tui.plain import run_plain
 from eights.tui.screens import (
     BuryDialog,
+    ChoiceDialog,
     JackDialog,
     MatchEndScreen,
     PassDeviceScreen,
@@ -35,7 +36,7 @@ from eights.tui.screens import (
     TableScreen,
 )
 from eights.tui.session import HUMAN, PlayConfig, Session, UsageError, build_config
-from eights.tui.widgets import GameLog, HandView
+from eights.tui.widgets import GameLog, HandView, PileView, SeatsPanel
 from tests.scripting import scripted
 
 INSTANT = 5
@@ -48,9 +49,13 @@ def cli() -> typer.Typer:
     return app
 
 
-def run_app(app: EightsApp, script: Callable[[Pilot[None]], Coroutine[Any, Any, None]]) -> None:
+def run_app(
+    app: EightsApp,
+    script: Callable[[Pilot[None]], Coroutine[Any, Any, None]],
+    size: tuple[int, int] = (130, 45),
+) -> None:
     async def main() -> None:
-        async with app.run_test(size=(130, 45)) as pilot:
+        async with app.run_test(size=size) as pilot:
             await pilot.pause()
             await script(pilot)
 
@@ -431,6 +436,7 @@ def test_d11_marked_cards_are_stacked_under_the_card_played():
     async def script(pilot: Pilot[None]) -> None:
         hand = table(app).query_one(HandView)
         assert hand.cards == tuple(Card(c) for c in ("3C", "4C", "5C", "QH", "QS"))
+        assert "space marks cards to lay under it" in str(table(app).query_one("#prompt").render())
         await pilot.press("5", "space", "4", "enter")
         await until(pilot, lambda: any(isinstance(e, CardPlayed) for e in game.log))
         played = next(e for e in game.log if isinstance(e, CardPlayed))
@@ -590,3 +596,181 @@ def test_the_setup_screen_shows_why_a_table_cannot_play():
         assert "deal" in str(screen.query_one("#setup-error").render())
 
     run_app(app, script)
+
+
+# ----- the app: every preset, the table at 80x24, the match end --------------------------------------------------
+
+SHORT_MATCH = {
+    "classic": [],
+    "action": [],
+    "race": ["target_per_player=1"],
+    "derange": ["rounds=2,1"],
+    "baby-eating": [],
+}
+
+
+@pytest.mark.parametrize("preset", list(SHORT_MATCH))
+def test_every_preset_plays_to_its_match_end_from_the_keyboard_on_80x24(preset):
+    config = build_config(preset, options=SHORT_MATCH[preset], players=3, bots="easy", seed=21, speed=INSTANT)
+    app = EightsApp(config)
+    dialogs = ChoiceDialog | RoundEndScreen | MatchEndScreen
+    moves = 0
+
+    async def script(pilot: Pilot[None]) -> None:
+        nonlocal moves
+        for _ in range(400):
+            await until(pilot, lambda: human_turn(app) or isinstance(app.screen, dialogs))
+            screen = app.screen
+            if isinstance(screen, MatchEndScreen):
+                outcome = screen.session.game.outcome
+                assert outcome is not None
+                title = str(screen.query_one("#match-title").render())
+                assert all(screen.session.names[seat] in title for seat in outcome.winners)
+                return
+            if isinstance(screen, RoundEndScreen):
+                await pilot.press("enter")
+            elif isinstance(screen, ChoiceDialog):
+                await pilot.press("1")
+            else:
+                hand = screen.query_one(HandView)
+                assert hand.region.bottom <= 24 - 1  # the hand is on screen, above the footer
+                view = screen.current_view()
+                before = len(screen.session.game.actions)
+                if hand.playable:
+                    assert hand.cards[hand.cursor] in hand.playable
+                    await pilot.press("enter")
+                else:
+                    await pilot.press("d" if Draw() in view.legal else "p")
+                await pilot.pause()
+                assert "Not allowed" not in message(screen)
+                assert len(screen.session.game.actions) > before
+                moves += 1
+        raise AssertionError("the match did not end")
+
+    run_app(app, script, size=(80, 24))
+    assert moves > 0
+
+
+def test_the_bots_option_skips_the_setup_and_every_level_is_shown():
+    game = scripted(
+        "derange", hands=["5C 9H 3D 4D", "9D 9S 2H 10S", "6C 7C 8C 9C", "2D 4S 5S 6S"], starter="7S", dealer=3
+    )
+    app = scripted_app(game, (HUMAN, "normal", "hard", "expert"))
+
+    async def script(pilot: Pilot[None]) -> None:
+        assert isinstance(app.screen, TableScreen) and human_turn(app)
+        seats = str(app.screen.query_one(SeatsPanel).render())
+        assert "Bram (normal)" in seats and "Cleo (hard)" in seats and "Dev (expert)" in seats
+        assert "▶ You" in seats and "Play goes clockwise ↓" in seats and "dealer" in seats
+
+    run_app(app, script)
+
+
+def test_sixteen_seats_go_in_columns_so_the_hand_fits_80x24():
+    config = build_config("baby-eating", players=16, bots="normal", seed=2, speed=1)
+    app = EightsApp(config)
+
+    async def script(pilot: Pilot[None]) -> None:
+        screen = table(app)
+        lines = str(screen.query_one(SeatsPanel).render()).splitlines()
+        assert len(lines) == 1 + 8  # the order of play, then two columns of eight
+        assert "You" in lines[1] and "Iris (normal)" in lines[1]
+        hand = screen.query_one(HandView)
+        assert len(hand.cards) >= 6 and hand.region.height >= 4 and hand.region.bottom <= 23
+
+    run_app(app, script, size=(80, 24))
+
+
+def test_the_log_keeps_its_latest_line_in_sight_when_a_refusal_is_shown():
+    game = scripted(
+        "derange",
+        hands=["3H 3C 5C 9S KD", "4D 6C 8S JC 2D", "7H 9C 10S AD QS"],
+        starter="6H",
+        stock="KH QD JD 9S 8D 7C",
+        dealer=2,
+    )
+    app = scripted_app(game, (HUMAN, "easy", "easy"))
+
+    async def script(pilot: Pilot[None]) -> None:
+        screen = table(app)
+        log = screen.query_one(GameLog)
+        await pilot.press("enter", "enter")  # 3♥, then 3♣: follow with clubs
+        await pilot.press("3", "enter")  # 9♠ does not follow
+        await pilot.pause()
+        assert "Not allowed: 9♠ does not follow 3♣" in message(screen)
+        assert log.max_scroll_y > 0 and log.scroll_y == log.max_scroll_y
+        assert "You must follow 3♣" in log.lines[-1].text
+
+    run_app(app, script, size=(80, 24))
+
+
+def test_clicking_the_stock_draws():
+    game = scripted("classic", hands=["5C 9H 3D 4D 6D", "9D 9S 2H 10S KD"], starter="7S", stock="KS QH", dealer=1)
+    app = scripted_app(game, (HUMAN, "easy"))
+
+    async def script(pilot: Pilot[None]) -> None:
+        await pilot.click(PileView, offset=(3, 2))  # the stock's count
+        await pilot.pause()
+        assert game.hands[0][-1] == Card("KS")
+        assert "You draw 1 card (K♠)." in log_text(table(app))
+
+    run_app(app, script)
+
+
+def test_the_match_end_shows_the_final_table_and_enter_does_not_deal_again():
+    config = build_config("derange", options=["rounds=1"], players=3, humans=0, seed=4, speed=INSTANT)
+    app = EightsApp(config)
+
+    async def script(pilot: Pilot[None]) -> None:
+        await until(pilot, lambda: isinstance(app.screen, MatchEndScreen))
+        screen = app.screen
+        session = screen.session
+        outcome = session.game.outcome
+        final = str(screen.query_one("#match-totals").render())
+        assert "Final totals after 1 round (lowest total wins)." in final
+        for seat in range(3):
+            mark = "★" if seat in outcome.winners else " "
+            assert f"{mark} {session.label(seat)}" in final
+            assert str(outcome.totals[seat]) in final
+        await pilot.press("enter")  # an Enter meant for the table: nothing happens
+        await pilot.pause()
+        assert app.screen is screen
+        await pilot.press("n")
+        await until(pilot, lambda: isinstance(app.screen, SetupScreen))
+        setup = app.screen
+        assert setup.query_one("#preset").value == "derange" and setup.query_one("#players").value == 3
+        assert app.focused is setup.query_one("#preset")
+
+    run_app(app, script)
+
+
+@pytest.mark.parametrize(
+    ("preset", "shown"),
+    [
+        ("classic", {"deal": "5", "target": "0"}),
+        ("action", {"packs": "auto", "stacking": "false", "score_keeping": "false", "target": "500"}),
+        ("race", {"target_per_player": "50"}),
+        ("derange", {"short_rounds": "false", "rounds": "8,7,6,5,4,3,2,1,2,3,4,5,6,7,8"}),
+        ("baby-eating", {"expanded_deck": "auto", "teams": "false"}),
+    ],
+)
+def test_the_setup_screen_shows_each_presets_options_with_their_defaults(preset, shown):
+    app = EightsApp(defaults=build_config(preset, speed=INSTANT))
+
+    async def script(pilot: Pilot[None]) -> None:
+        await until(
+            pilot, lambda: isinstance(app.screen, SetupScreen) and bool(app.screen.query("#option-rows Horizontal"))
+        )
+        screen = app.screen
+        for field, value in shown.items():
+            assert screen.query_one(f"#opt-{field}-1").value == value
+        assert [s.value for s in screen.query("#seat-rows Select")] == [HUMAN, "normal", "normal", "normal"]
+
+    run_app(app, script)
+
+
+def test_a_chosen_draw_says_the_player_was_chosen():
+    names = ("You", "Bram")
+    assert event_words(CardsDrawn(1, 1, "chosen"), names) == "Bram is chosen to draw 1 card."
+    assert event_words(CardsDrawn(0, 1, "chosen", (Card("5S"),)), names) == "You are chosen to draw 1 card (5♠)."
+    assert event_words(CardsDrawn(0, 1, "draw", (Card("5S"),)), names) == "You draw 1 card (5♠)."

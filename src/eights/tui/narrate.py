@@ -14,7 +14,7 @@ from eights.bots import Hint
 from eights.cards import Card, Suit, rank_text, sort_key
 from eights.engine import Action, ActionError, Draw, Event, NameSuit, Pass, Play, View, parse_action
 from eights.engine.actions import Bury, ChoosePlayer
-from eights.engine.events import RoundOver, RoundStarted
+from eights.engine.events import CardsDrawn, RoundOver, RoundStarted
 from eights.tui.session import YOU, Session
 
 # ----- cards and suits -----------------------------------------------------------------------
@@ -101,7 +101,11 @@ def fix_you(text: str) -> str:
 
 
 def event_words(event: Event, names: tuple[str, ...]) -> str:
-    return fix_you(event.words(names))
+    """The engine's sentence for ``event``, with a chosen draw (a 5) saying it was chosen."""
+    words = event.words(names)
+    if isinstance(event, CardsDrawn) and event.reason == "chosen":
+        words = words.replace(" draws ", " is chosen to draw ", 1)
+    return fix_you(words)
 
 
 def seat_words(session: Session, seat: int, view: View) -> str:
@@ -243,7 +247,8 @@ def prompt_words(view: View, names: tuple[str, ...]) -> str:
             return f"Play one more card (Enter){extra}."
         return "No card to play: pass (p)."
     if plays:
-        return f"Your turn: play a highlighted card (Enter){extra}."
+        stack = " (space marks cards to lay under it)" if any(a.stack for a in plays) else ""
+        return f"Your turn: play a highlighted card (Enter){stack}{extra}."
     if can_draw:
         return "No card matches: draw (d)."
     return "Nothing to play or draw: pass (p)."

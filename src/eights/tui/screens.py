@@ -69,7 +69,7 @@ class ChoiceDialog(ModalScreen[Action]):
                     key = NUMBER_KEYS[i] if i < 9 else ""
                     text = Text(f"{key}. " if key else "")
                     text.append_text(label if isinstance(label, Text) else styled(label))
-                    yield Button(text, id=f"choice-{i}", classes="choice")
+                    yield Button(text, id=f"choice-{i}", classes="choice", compact=True)
 
     @on(Button.Pressed, ".choice")
     def chose(self, event: Button.Pressed) -> None:
@@ -189,13 +189,13 @@ def score_table(names: tuple[str, ...], event: RoundOver, scored: bool) -> Text:
     """Every hand at a round's end, with points and running totals."""
     out = Text()
     width = max(len(n) for n in names) + 2
-    out.append(f"{'':<{width}}", "bold")
+    out.append(f"{'':<{width + 1}}", "bold")
     if scored:
         out.append(f"{'points':>8}{'total':>8}   ", "bold")
     out.append("hand\n", "bold")
     for seat, hand in enumerate(event.hands):
         mark = "★ " if seat in event.winners else "  "
-        out.append(f"{mark}{names[seat]:<{width - 2}}", "bold" if seat in event.winners else "")
+        out.append(f"{mark}{names[seat]:<{width - 2}} ", "bold" if seat in event.winners else "")
         if scored:
             out.append(f"{event.points[seat]:>+8}{event.totals[seat]:>8}   ")
         out.append_text(styled(cards_text(sorted_hand(hand))))
@@ -218,12 +218,12 @@ class RoundEndScreen(ModalScreen[None]):
         names = self.session.names
         scored = self.session.rules.score_keeping
         lines = round_lines(self.event, names, self.following, scored)
-        with Vertical(id="round-end"):
+        with VerticalScroll(id="round-end"):
             yield Label(lines[0], id="round-title")
             yield Static(score_table(names, self.event, scored), id="round-table")
             if self.following is not None:
                 yield Static(lines[-1], id="round-next")
-            yield Button("Next round (Enter)", id="next", variant="primary")
+            yield Button("Next round (Enter)", id="next", variant="primary", compact=True)
 
     @on(Button.Pressed, "#next")
     def action_next(self) -> None:
@@ -231,10 +231,15 @@ class RoundEndScreen(ModalScreen[None]):
 
 
 class MatchEndScreen(Screen[str]):
-    """The match's end: the final table, the winners; play again, a new game, or quit."""
+    """The match's end: the final table, the winners; play again, a new game, or quit.
 
+    Enter is not a key here (and no button has the focus, only the scrolling table): an Enter
+    meant for the last card must not deal a new game over the final table.
+    """
+
+    AUTO_FOCUS = "#match-end"
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("a,enter", "choose('again')", "Play again"),
+        Binding("a", "choose('again')", "Play again"),
         Binding("n", "choose('new')", "New game"),
         Binding("q,escape", "choose('quit')", "Quit"),
     ]
@@ -246,22 +251,13 @@ class MatchEndScreen(Screen[str]):
     def compose(self) -> ComposeResult:
         session = self.session
         lines = result_lines(session)
-        last = session.game.last_round
-        with Vertical(id="match-end"):
+        with VerticalScroll(id="match-end"):
             yield Label(lines[0], id="match-title")
-            yield Static("\n".join(lines[1:]), id="match-totals")
-            if last is not None:
-                yield Static(
-                    Text.assemble(
-                        (event_words_round(last, session.names) + "\n", "bold"),
-                        score_table(session.names, last, session.rules.score_keeping),
-                    ),
-                    id="match-last",
-                )
+            yield Static(final_table(session), id="match-totals")
             with Horizontal(id="match-buttons"):
-                yield Button("Play again (a)", id="again", variant="primary")
-                yield Button("New game (n)", id="new")
-                yield Button("Quit (q)", id="quit")
+                yield Button("Play again (a)", id="again", variant="primary", compact=True)
+                yield Button("New game (n)", id="new", compact=True)
+                yield Button("Quit (q)", id="quit", compact=True)
         yield Footer()
 
     @on(Button.Pressed)
@@ -270,6 +266,42 @@ class MatchEndScreen(Screen[str]):
 
     def action_choose(self, choice: str) -> None:
         self.dismiss(choice)
+
+
+def final_table(session: Session) -> Text:
+    """The match's last word: how the last round ended, every seat's last hand (and points, and final
+    total where score is kept), the winners starred."""
+    game = session.game
+    outcome = game.outcome
+    last = game.last_round
+    if outcome is None or last is None:
+        return Text("\n".join(result_lines(session)[1:]))
+    rules = session.rules
+    labels = [session.label(seat) for seat in range(game.players)]
+    width = max(len(label) for label in labels) + 2
+    out = Text()
+    rounds = count_words(outcome.rounds, "round")
+    if rules.score_keeping:
+        best = "lowest" if rules.lowest_wins else "highest"
+        out.append(f"Final totals after {rounds} ({best} total wins).\n", "bold")
+    else:
+        out.append(f"No score is kept; {rounds} played.\n", "bold")
+    out.append(event_words_round(last, session.names) + "\n\n")
+    out.append(f"{'':<{width + 1}}", "bold")
+    if rules.score_keeping:
+        out.append(f"{'total':>6}{'last round':>12}   ", "bold")
+    out.append("hand left\n", "bold")
+    for seat, hand in enumerate(last.hands):
+        won = seat in outcome.winners
+        out.append(f"{'★ ' if won else '  '}{labels[seat]:<{width - 2}} ", "bold" if won else "")
+        if rules.score_keeping:
+            out.append(f"{outcome.totals[seat]:>6}", "bold" if won else "")
+            out.append(f"{last.points[seat]:>+12}   ")
+        out.append_text(styled(cards_text(sorted_hand(hand))))
+        out.append("\n")
+    out.append("★ ", "bold")
+    out.append("won the match" if len(outcome.winners) == 1 else "share the win", "italic")
+    return out
 
 
 class RulesScreen(ModalScreen[None]):
@@ -625,6 +657,10 @@ class TableScreen(Screen[None]):
         hand.cursor = event.index
         self.act(self.selected_play(hand))
 
+    @on(PileView.StockClicked)
+    def stock_clicked(self) -> None:
+        self.action_draw()
+
     def action_draw(self) -> None:
         from eights.engine import DRAW
 
@@ -677,15 +713,15 @@ PRESET_OPTIONS = {
 OPTION_LABELS = {
     "packs": "Packs",
     "deal": "Cards dealt",
-    "deal_two_players": "Cards with 2 players (0: as dealt)",
+    "deal_two_players": "Cards for 2 players (0: same)",
     "target": "Target score (0: one round)",
     "target_per_player": "Target per player",
-    "stacking": "Stacking (several cards of one rank)",
+    "stacking": "Stacking (same-rank cards)",
     "score_keeping": "Score keeping (to the target)",
     "short_rounds": "Short rounds (4-3-2-1-2-3-4)",
     "rounds": "Hand sizes, one per round",
     "expanded_deck": "Expanded deck (second pack)",
-    "teams": "Teams of two (allies opposite)",
+    "teams": "Teams (allies sit opposite)",
 }
 SEAT_CHOICES = [("Person", HUMAN), *((f"Computer: {level}", level) for level in LEVELS)]
 
@@ -705,6 +741,7 @@ def option_text(rules: RuleSet, field: str) -> str:
 class SetupScreen(Screen[None]):
     """A new game: the preset and its main options, the players, each seat, the seed and the pace."""
 
+    AUTO_FOCUS = "#preset"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+s", "start", "Start"),
         Binding("f1", "rules", "Rules"),

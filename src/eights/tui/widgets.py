@@ -5,8 +5,8 @@ from __future__ import annotations
 from math import ceil
 
 from rich.text import Text
-from textual import events
-from textual.geometry import Size
+from textual import events, on
+from textual.geometry import Region, Size
 from textual.message import Message
 from textual.reactive import reactive
 from textual.widget import Widget
@@ -15,11 +15,15 @@ from textual.widgets import RichLog
 from eights.cards import Card
 from eights.engine import View
 from eights.tui.narrate import card_style, count_words, direction_words, duty_lines, styled, suit_words
-from eights.tui.session import Session
+from eights.tui.session import YOU, Session
 
 CARD_WIDTH = 6  # a 5-column card and a gap
 ROW_HEIGHT = 4  # the key label, then three lines of card
 NUMBER_KEYS = "1234567890"
+#: The stock's columns in the pile view (the card drawn in a box and a gap).
+STOCK_WIDTH = 6
+#: After the seat whose hand the Guarantee Joker's hold draws from.
+HOLD_MARK = "  ★ GJ hold"
 
 
 def face(card: Card) -> str:
@@ -103,6 +107,18 @@ class HandView(Widget):
             out.append(Text("\n").join(lines))
         return out
 
+    def watch_cursor(self) -> None:
+        self.call_after_refresh(self.show_cursor)
+
+    def show_cursor(self) -> None:
+        """Scroll the board (on a short terminal, with a long hand) so the cursor's row is in sight."""
+        board = self.parent
+        if not self.cards or self.hidden or not isinstance(board, Widget):
+            return
+        row = self.cursor // self.per_row()
+        top = self.virtual_region.y + self.styles.padding.top + row * ROW_HEIGHT
+        board.scroll_to_region(Region(0, top, 1, ROW_HEIGHT), animate=False, immediate=True)
+
     def index_at(self, x: int, y: int) -> int | None:
         """The card under a point of the content, if any."""
         column, inside = divmod(x, CARD_WIDTH)
@@ -152,9 +168,18 @@ class SeatsPanel(ViewWidget):
         if 0 < room < len(ring):
             ring = ring[: room - 1] + "…"  # one line, however many seats
         out.append(ring, style="dim")
-        lines = [self.seat_line(view, seat) for seat in range(view.players)]
-        width = max(len(line) for line in lines) + 3
-        columns = 2 if view.players > 6 and self.content_size.width >= 2 * width else 1
+        labels = [self.label(view, seat) for seat in range(view.players)]
+        name_width = max(len(label) for label in labels)
+        lines = [self.seat_line(view, seat, labels[seat], name_width) for seat in range(view.players)]
+        # Many seats go in columns, so the hand stays on screen at 80x24 (the hold mark may overhang).
+        width = (
+            max(
+                len(line) - (len(HOLD_MARK) if seat == view.guarantee_hoarder else 0) for seat, line in enumerate(lines)
+            )
+            + 3
+        )
+        fit = max(1, (self.content_size.width + 3) // width)
+        columns = min(fit, -(-view.players // 4)) if view.players > 6 else 1
         per_column = -(-len(lines) // columns)
         for row in range(per_column):
             out.append("\n")
@@ -164,18 +189,21 @@ class SeatsPanel(ViewWidget):
                     line = lines[index]
                     out.append_text(line)
                     if column + 1 < columns:
-                        out.append(" " * (width - len(line)))
+                        out.append(" " * max(1, width - len(line)))
         return out
 
-    def seat_line(self, view: View, seat: int) -> Text:
-        names = self.session.names
+    def label(self, view: View, seat: int) -> str:
+        """``Ada (hard)``; the viewer's own seat says so in hot-seat (``Player 2 (you)``)."""
+        name = self.session.label(seat)
+        if seat == view.seat and self.session.names[seat] != YOU:
+            name += " (you)"
+        return name
+
+    def seat_line(self, view: View, seat: int, label: str, name_width: int) -> Text:
         turn = seat == view.to_act
         line = Text()
         line.append("▶ " if turn else "  ", style="bold yellow")
-        name = self.session.label(seat)
-        if seat == view.seat and names[seat] != "You":
-            name += " (you)"
-        line.append(f"{name:<17}", style="bold reverse" if turn else "bold")
+        line.append(f"{label:<{name_width}}", style="bold reverse" if turn else "bold")
         line.append(f" {count_words(view.hand_counts[seat], 'card'):>8}")
         if view.rules.score_keeping:
             line.append(f" {view.totals[seat]:>4} pts")
@@ -185,7 +213,7 @@ class SeatsPanel(ViewWidget):
             if seat in pair:
                 line.append(f"  team {'ABCDEFGH'[i]}", style="cyan")
         if view.guarantee_hoarder == seat:
-            line.append("  ★ GJ hold", style="magenta")
+            line.append(HOLD_MARK, style="magenta")
         return line
 
     def ring(self, view: View) -> str:
@@ -196,7 +224,16 @@ class SeatsPanel(ViewWidget):
 
 
 class PileView(ViewWidget):
-    """The stock, the top card and the suit to follow (framed and in capitals once named)."""
+    """The stock, the top card and the suit to follow (framed and in capitals once named).
+    A click on the stock asks to draw."""
+
+    class StockClicked(Message):
+        """The stock was clicked."""
+
+    def on_click(self, event: events.Click) -> None:
+        offset = event.get_content_offset(self)
+        if offset is not None and offset.x < STOCK_WIDTH and 1 <= offset.y <= 3:
+            self.post_message(self.StockClicked())
 
     def render(self) -> Text:
         view = self.view
@@ -263,3 +300,9 @@ class GameLog(RichLog):
     """The narration: every event in plain words. It never takes the keyboard's focus."""
 
     can_focus = False
+
+    @on(events.Resize)
+    def keep_latest_in_sight(self) -> None:
+        # (RichLog's own on_resize runs too.) A message under the hand shrinks the log on narrow
+        # screens: keep the latest lines in sight.
+        self.scroll_end(animate=False, immediate=True)
