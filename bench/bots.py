@@ -1,0 +1,407 @@
+"""Search speed and decision time of the computer players, side by side with OpenSpiel's Python ISMCTS.
+
+Run from the repository root::
+
+    python bench/bots.py                           # every part, JSON on stdout (about 3 minutes)
+    python bench/bots.py --quick                   # small counts for a smoke run (about 25 s)
+    python bench/bots.py --only search --text      # the simulations-per-second comparison, as a table
+    python bench/bots.py --only latency --hard-decisions 300 --expert-decisions 150
+    python bench/bots.py --variant baby-eating --players 4 --only latency
+
+OpenSpiel is the ``bench`` extra (``pip install -e '.[bench]'``); without it the report
+says ``"openspiel": null`` with the reason, and still gives our numbers.
+
+What is measured.
+
+(a) Our search: ``ISMCTSBot(seed, seconds=None, iterations=N)`` (``--iterations``, default
+200) on 2-player ``classic``, in one process (one core). The positions are those of real
+games: both seats are such bots and play each game to its end. Every decision with more
+than one legal action is timed (``time.perf_counter`` around ``bot.choose(view)``; the view
+is built outside the timer) until ``--decisions`` (default 100) are timed; simulations per
+second = the sum of ``bot.last_iterations`` over the sum of those times. A simulation is
+one sampled deal, one walk down the tree and one rollout to the end of the round.
+
+(b) OpenSpiel: ``open_spiel.python.algorithms.ismcts.ISMCTSBot`` with
+``mcts.RandomRolloutEvaluator(n_rollouts=1)``, ``uct_c=2``, ``max_simulations=N`` (the same
+N), on ``pyspiel.load_game("crazy_eights", {"players": 2})``, both players such bots, chance
+sampled by its probabilities; every decision with more than one legal action is timed
+around ``bot.step(state)`` until as many decisions as ours are timed; simulations per second
+= N x decisions / time. OpenSpiel's crazy_eights has neither information-state strings nor
+``ResampleFromInfostate``, so the bot keys its nodes by observation strings
+(``use_observation_string=True``) and deals its worlds with the resampler defined here: it
+replays the history with the cards the opponent holds unseen dealt anew from the cards the
+player has not seen. Its rules are not classic's (at most 5 draws a turn, a 100-turn limit,
+no reshuffle) and its rollouts are uniformly random to the end of the game, so the ratio
+compares search speed from Python on similar games, not identical searches.
+
+(c) Decision time of ``make_bot("hard")`` and ``make_bot("expert")`` at their default
+budgets (0.2 s and 1 s per decision), both seats the same level, on ``--variant``
+(default classic) at ``--players`` (default 2): the wall time of every ``bot.choose(view)``
+call, games played until ``--hard-decisions`` (default 200) and ``--expert-decisions``
+(default 100) decisions with more than one legal action are timed. Reported for all
+decisions (a forced move returns at once) and for those with a choice: p50 and p99 (linear
+interpolation between order statistics, numpy's default), mean and max, in milliseconds.
+
+The machine's other load shows in every number: compare runs made side by side.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import random
+import re
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+try:
+    from eights.bots import ISMCTSBot, make_bot
+    from eights.engine import Game, view
+    from eights.rules import PRESETS, load_preset
+except ImportError:  # run from a checkout without the package installed
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
+    from eights.bots import ISMCTSBot, make_bot
+    from eights.engine import Game, view
+    from eights.rules import PRESETS, load_preset
+
+
+# ----- (a) our search -------------------------------------------------------------------------
+
+
+def bench_ours(iterations: int, decisions: int, seed: int) -> dict[str, Any]:
+    """Our ISMCTS on 2-player classic: simulations per second over ``decisions`` timed decisions."""
+    rules = load_preset("classic")
+    rng = random.Random(f"eights-bench-bots:{seed}")
+    timed = sims = games = forced = 0
+    spent = 0.0
+    while timed < decisions:
+        game = Game(rules, 2, seed=rng.getrandbits(48), log=True)
+        bots = [ISMCTSBot(rng.getrandbits(32), seconds=None, iterations=iterations) for _ in range(2)]
+        games += 1
+        while not game.is_over and timed < decisions:
+            seat = game.to_act
+            seen = view(game, seat)
+            bot = bots[seat]
+            start = time.perf_counter()
+            action = bot.choose(seen)
+            elapsed = time.perf_counter() - start
+            if len(seen.legal) > 1:
+                timed += 1
+                sims += bot.last_iterations
+                spent += elapsed
+            else:
+                forced += 1
+            game.apply(action)
+    return {
+        "bot": f"eights ISMCTSBot(seconds=None, iterations={iterations})",
+        "game": "classic, 2 players",
+        "games": games,
+        "decisions": timed,
+        "forced_decisions_skipped": forced,
+        "simulations": sims,
+        "seconds": round(spent, 4),
+        "simulations_per_second": round(sims / spent, 1),
+        "ms_per_decision": round(1000 * spent / timed, 2),
+    }
+
+
+# ----- (b) OpenSpiel's Python ISMCTS ---------------------------------------------------------------
+
+_DEALER = re.compile(r"Player (\d+)")
+EIGHT_RANK = 6  # OpenSpiel's crazy_eights: card = rank * 4 + suit, ranks 2..A, so rank 6 is the 8
+NUM_CARDS = 52
+
+
+def openspiel_resampler(game: Any, rng: random.Random) -> Any:
+    """A ``resample_from_infostate`` for crazy_eights, which OpenSpiel does not provide.
+
+    Replays the state's history; each card dealt or drawn to another player and not played
+    since (so still unseen in their hand) is replaced by a card drawn at random from those
+    the player has not seen. Cards seen anywhere in the history (own cards, the starters
+    turned, cards played) stay where they were, so the replay is legal and the player's
+    observation is unchanged. (A turned 8 put back in the stock is not dealt to the unseen
+    slots: a small approximation, no inconsistency.)
+    """
+    import pyspiel
+
+    chance = pyspiel.PlayerId.CHANCE
+    players = game.num_players()
+    decks = 2 if players > 5 else 1
+    initial = 7 if players == 2 else 5
+
+    def resample(state: Any, player: int) -> Any:
+        history = state.full_history()
+        dealer = int(_DEALER.search(state.action_to_string(chance, history[0].action)).group(1))
+        # Who received each chance card: a seat, or -1 for the public starters.
+        owner: list[int | None] = [None] * len(history)
+        starter = True
+        last_actor = -1
+        for i, item in enumerate(history):
+            if i == 0:
+                continue
+            if item.player == chance:
+                if i <= players * initial:
+                    owner[i] = (dealer + i) % players
+                elif starter:
+                    owner[i] = -1
+                    starter = item.action // 4 == EIGHT_RANK
+                else:
+                    owner[i] = last_actor
+            else:
+                last_actor = item.player
+        played = [(i, item.player, item.action) for i, item in enumerate(history) if item.player >= 0]
+        hidden = []
+        kept: Counter[int] = Counter()
+        for i, item in enumerate(history):
+            seat = owner[i]
+            if seat is None:
+                continue
+            card = item.action
+            if seat >= 0 and seat != player and not any(j > i and p == seat and a == card for j, p, a in played):
+                hidden.append(i)
+            else:
+                kept[card] += 1
+        pool = [card for card in range(NUM_CARDS) for _ in range(decks - kept[card])]
+        dealt = rng.sample(pool, len(hidden))
+        replace = dict(zip(hidden, dealt, strict=True))
+        world = game.new_initial_state()
+        for i, item in enumerate(history):
+            world.apply_action(replace.get(i, item.action))
+        return world
+
+    return resample
+
+
+def bench_openspiel(iterations: int, decisions: int, seed: int) -> tuple[dict[str, Any] | None, str | None]:
+    """OpenSpiel's Python ISMCTS on its crazy_eights, 2 players; (result, reason when not run)."""
+    try:
+        import numpy as np
+        import pyspiel
+        from open_spiel.python.algorithms import ismcts, mcts
+    except ImportError as exc:
+        return None, f"open_spiel is not importable ({exc}); install the bench extra: pip install -e '.[bench]'"
+    try:
+        game = pyspiel.load_game("crazy_eights", {"players": 2})
+    except Exception as exc:  # a build of OpenSpiel without the game
+        return None, f"pyspiel cannot load crazy_eights: {exc}"
+    rng = random.Random(f"openspiel-bench-bots:{seed}")
+    resample = openspiel_resampler(game, rng)
+
+    def new_bot() -> Any:
+        evaluator = mcts.RandomRolloutEvaluator(1, np.random.RandomState(rng.getrandbits(31)))
+        bot = ismcts.ISMCTSBot(
+            game,
+            evaluator,
+            2.0,
+            iterations,
+            random_state=np.random.RandomState(rng.getrandbits(31)),
+            use_observation_string=True,
+        )
+        bot.set_resampler(resample)
+        return bot
+
+    timed = games = forced = 0
+    spent = 0.0
+    while timed < decisions:
+        state = game.new_initial_state()
+        bots = [new_bot(), new_bot()]
+        games += 1
+        while not state.is_terminal() and timed < decisions:
+            if state.is_chance_node():
+                outcomes, probs = zip(*state.chance_outcomes(), strict=True)
+                state.apply_action(rng.choices(outcomes, probs)[0])
+                continue
+            player = state.current_player()
+            choices = len(state.legal_actions())
+            start = time.perf_counter()
+            action = bots[player].step(state)
+            elapsed = time.perf_counter() - start
+            if choices > 1:
+                timed += 1
+                spent += elapsed
+            else:
+                forced += 1
+            state.apply_action(action)
+    sims = iterations * timed
+    result = {
+        "bot": f"open_spiel.python.algorithms.ismcts.ISMCTSBot(max_simulations={iterations}, uct_c=2.0, "
+        "RandomRolloutEvaluator(n_rollouts=1), use_observation_string=True, resampler: bench/bots.py)",
+        "game": "crazy_eights, 2 players",
+        "parameters": {k: v for k, v in sorted(game.get_parameters().items())},
+        "version": _version("open_spiel"),
+        "games": games,
+        "decisions": timed,
+        "forced_decisions_skipped": forced,
+        "simulations": sims,
+        "seconds": round(spent, 4),
+        "simulations_per_second": round(sims / spent, 1),
+        "ms_per_decision": round(1000 * spent / timed, 2),
+    }
+    return result, None
+
+
+# ----- (c) decision time at the default budgets -----------------------------------------------------
+
+
+def percentile(values: list[float], q: float) -> float:
+    """The ``q``-th percentile (0-100), interpolating linearly between order statistics."""
+    ordered = sorted(values)
+    if not ordered:
+        return float("nan")
+    pos = (len(ordered) - 1) * q / 100
+    low = int(pos)
+    high = min(low + 1, len(ordered) - 1)
+    return ordered[low] + (ordered[high] - ordered[low]) * (pos - low)
+
+
+def summary(ms: list[float]) -> dict[str, Any]:
+    return {
+        "decisions": len(ms),
+        "p50_ms": round(percentile(ms, 50), 2),
+        "p99_ms": round(percentile(ms, 99), 2),
+        "mean_ms": round(sum(ms) / len(ms), 2) if ms else None,
+        "max_ms": round(max(ms), 2) if ms else None,
+    }
+
+
+def bench_latency(level: str, decisions: int, preset: str, players: int, seed: int) -> dict[str, Any]:
+    """Wall time of ``make_bot(level).choose(view)`` until ``decisions`` with a choice are timed."""
+    rules = load_preset(preset)
+    rules.check_players(players)
+    rng = random.Random(f"eights-bench-latency:{seed}:{level}")
+    every: list[float] = []
+    chosen: list[float] = []
+    games = 0
+    budget = make_bot(level, 0)
+    while len(chosen) < decisions:
+        game = Game(rules, players, seed=rng.getrandbits(48), log=True)
+        bots = [make_bot(level, rng.getrandbits(32)) for _ in range(players)]
+        games += 1
+        while not game.is_over and len(chosen) < decisions:
+            seat = game.to_act
+            seen = view(game, seat)
+            start = time.perf_counter()
+            action = bots[seat].choose(seen)
+            ms = 1000 * (time.perf_counter() - start)
+            every.append(ms)
+            if len(seen.legal) > 1:
+                chosen.append(ms)
+            game.apply(action)
+    return {
+        "level": level,
+        "budget_seconds": getattr(budget, "seconds", None),
+        "game": f"{preset}, {players} players",
+        "games": games,
+        "all_decisions": summary(every),
+        "with_a_choice": summary(chosen),
+    }
+
+
+# ----- the report ---------------------------------------------------------------------------------------
+
+
+def _version(dist: str) -> str | None:
+    try:
+        from importlib.metadata import version
+
+        return version(dist)
+    except Exception:
+        return None
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--iterations", type=int, default=200, help="simulations per decision in (a) and (b)")
+    parser.add_argument("--decisions", type=int, default=100, help="decisions timed in (a) and in (b) (default 100)")
+    parser.add_argument("--hard-decisions", type=int, default=200, help="decisions with a choice timed for hard")
+    parser.add_argument("--expert-decisions", type=int, default=100, help="decisions with a choice timed for expert")
+    parser.add_argument("--variant", default="classic", help=f"the preset of (c): {', '.join(PRESETS)}")
+    parser.add_argument("--players", type=int, default=2, help="the players of (c) (default 2)")
+    parser.add_argument("--only", choices=("search", "latency"), help="run only (a)+(b), or only (c)")
+    parser.add_argument("--quick", action="store_true", help="small counts: 30 decisions, hard 40, expert 10")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the deals and the bots")
+    parser.add_argument("--no-openspiel", action="store_true", help="skip the OpenSpiel comparison")
+    out = parser.add_mutually_exclusive_group()
+    out.add_argument("--json", dest="text", action="store_false", help="JSON output (the default)")
+    out.add_argument("--text", dest="text", action="store_true", help="a plain table instead of JSON")
+    parser.set_defaults(text=False)
+    args = parser.parse_args(argv)
+    if args.quick:
+        args.decisions, args.hard_decisions, args.expert_decisions = 30, 40, 10
+    if min(args.iterations, args.decisions, args.hard_decisions, args.expert_decisions) < 1:
+        parser.error("--iterations and the decision counts must be at least 1")
+    if args.variant not in PRESETS:
+        parser.error(f"--variant {args.variant}: unknown; valid: {', '.join(PRESETS)}")
+    try:
+        load_preset(args.variant).check_players(args.players)
+    except ValueError as exc:
+        parser.error(f"--players {args.players}: {exc}")
+
+    report: dict[str, Any] = {
+        "benchmark": "computer players: search simulations per second, and decision time at the default budgets",
+        "seed": args.seed,
+        "python": platform.python_version(),
+        "implementation": platform.python_implementation(),
+        "machine": platform.machine(),
+    }
+    if args.only in (None, "search"):
+        ours = bench_ours(args.iterations, args.decisions, args.seed)
+        if args.no_openspiel:
+            openspiel, reason = None, "skipped (--no-openspiel)"
+        else:
+            openspiel, reason = bench_openspiel(args.iterations, args.decisions, args.seed)
+        search: dict[str, Any] = {"iterations": args.iterations, "ours": ours, "openspiel": openspiel}
+        if openspiel is None:
+            search["openspiel_reason"] = reason
+            search["ratio_ours_to_openspiel"] = None
+        else:
+            search["ratio_ours_to_openspiel"] = round(
+                ours["simulations_per_second"] / openspiel["simulations_per_second"], 2
+            )
+        report["search"] = search
+    if args.only in (None, "latency"):
+        report["latency"] = [
+            bench_latency("hard", args.hard_decisions, args.variant, args.players, args.seed),
+            bench_latency("expert", args.expert_decisions, args.variant, args.players, args.seed),
+        ]
+    if args.text:
+        print(_table(report))
+    else:
+        print(json.dumps(report, indent=2))
+    return 0
+
+
+def _table(report: dict[str, Any]) -> str:
+    rows = []
+    search = report.get("search")
+    if search is not None:
+        rows.append(f"search, {search['iterations']} simulations per decision, 2 players, one process:")
+        rows.append(f"  {'bot':<28} {'decisions':>9} {'simulations/s':>14} {'ms/decision':>12}")
+        entries = [("ours (classic)", search["ours"]), ("openspiel (crazy_eights)", search["openspiel"])]
+        for name, e in entries:
+            if e is None:
+                rows.append(f"  {name:<28} not run: {search['openspiel_reason']}")
+            else:
+                rows.append(
+                    f"  {name:<28} {e['decisions']:>9} {e['simulations_per_second']:>14} {e['ms_per_decision']:>12}"
+                )
+        if search["ratio_ours_to_openspiel"] is not None:
+            rows.append(f"  ours/openspiel: {search['ratio_ours_to_openspiel']} x simulations per second")
+    for entry in report.get("latency", []):
+        rows.append(
+            f"{entry['level']} (budget {entry['budget_seconds']} s), {entry['game']}, {entry['games']} games, ms:"
+        )
+        rows.append(f"  {'decisions':<14} {'count':>6} {'p50':>9} {'p99':>9} {'mean':>9} {'max':>9}")
+        for key, label in (("all_decisions", "all"), ("with_a_choice", "with a choice")):
+            s = entry[key]
+            cells = " ".join(f"{s[k]:>9}" for k in ("p50_ms", "p99_ms", "mean_ms", "max_ms"))
+            rows.append(f"  {label:<14} {s['decisions']:>6} {cells}")
+    return "\n".join(rows)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,374 @@
+"""The computer players: every level plays every preset legally, from its seat's view alone.
+
+A bot's only input is ``view(game, seat)``: two games that differ only in cards the
+seat cannot see give the same view, and so the same decision from identically seeded
+bots; a view reaches no ``Game`` and outlives it. The search levels run on an
+iteration budget here (``iterations=20``), which makes them deterministic and fast.
+"""
+
+from __future__ import annotations
+
+import gc
+import random
+import time
+import types
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from eights.bots import LEVELS, HeuristicBot, Hint, ISMCTSBot, RandomBot, make_bot
+from eights.engine import Game, View, view
+from eights.engine.game import PHASES
+from eights.rules import load_preset
+from tests.scripting import scripted
+
+SEARCH_LEVELS = ("hard", "expert")
+#: The iteration budget of the search levels in these tests.
+ITERATIONS = 20
+
+
+def bot(level: str, seed: int | None, iterations: int = ITERATIONS) -> Any:
+    """A bot of ``level``; the search levels on an iteration budget (deterministic)."""
+    budget = {"iterations": iterations} if level in SEARCH_LEVELS else {}
+    return make_bot(level, seed, **budget)
+
+
+def new_game(preset: str, players: int, options: list[str], seed: int) -> Game:
+    return Game(load_preset(preset).with_options(options), players, seed=seed)
+
+
+#: (preset, players, options): every preset and the options that change play.
+CASES: list[tuple[str, int, list[str]]] = [
+    ("classic", 2, []),
+    ("classic", 5, []),
+    ("classic", 3, ["target=100"]),
+    ("action", 2, ["stacking=true"]),
+    ("action", 3, ["stacking=true", "score_keeping=true", "target=150"]),
+    ("action", 4, ["score_keeping=true", "target=100"]),
+    ("action", 9, ["packs=2"]),
+    ("race", 2, []),
+    ("race", 4, []),
+    ("derange", 4, ["rounds=2,1"]),
+    ("derange", 3, ["short_rounds=true"]),
+    ("derange", 6, ["packs=2", "rounds=3,1"]),
+    ("baby-eating", 2, []),
+    ("baby-eating", 3, []),
+    ("baby-eating", 4, ["teams=true"]),
+    ("baby-eating", 6, ["teams=true"]),
+    ("baby-eating", 4, ["expanded_deck=true"]),
+    ("baby-eating", 7, []),
+]
+
+
+def case_id(case: tuple[str, int, list[str]]) -> str:
+    preset, players, options = case
+    return f"{preset}-{players}p" + (f"-{','.join(options)}" if options else "")
+
+
+def positions(preset: str, players: int, options: list[str], seed: int, every: int = 7) -> list[Game]:
+    """Copies of a game (with its log) at every ``every``-th decision and at every decision
+    outside the plain play phase (suit names, jack drops, burials, 5 and 7 targets, follow-me),
+    reached by random players."""
+    game = new_game(preset, players, options, seed)
+    rng = random.Random(seed)
+    out = []
+    step = 0
+    while not game.is_over:
+        legal = game.legal_actions()
+        if len(legal) > 1 and (step % every == 0 or game.phase_name != "play"):
+            out.append(game.clone(log=True))
+        game.play(legal[rng.randrange(len(legal))], game.to_act)
+        step += 1
+    return out
+
+
+# ----- the view is all a bot gets ------------------------------------------------------------
+
+
+def hidden_twin(game: Game, seat: int, rng: random.Random) -> Game:
+    """``game`` with every card ``seat`` cannot see dealt again: the others' hands and the
+    stock shuffled together and dealt back at the same sizes, and a new RNG for later shuffles."""
+    twin = game.clone(log=True)
+    others = [s for s in range(game.players) if s != seat]
+    pool = [c for s in others for c in twin.hands[s]] + twin.stock
+    rng.shuffle(pool)
+    for s in others:
+        size = len(twin.hands[s])
+        twin.hands[s] = pool[:size]
+        del pool[:size]
+    twin.stock = pool
+    twin.rng = random.Random(rng.getrandbits(64))
+    return twin
+
+
+@settings(max_examples=40)
+@given(
+    case=st.sampled_from(CASES),
+    seed=st.integers(0, 10_000),
+    pick=st.integers(0, 1_000),
+    shuffle=st.integers(0, 1_000),
+    bot_seed=st.integers(0, 1_000),
+)
+def test_games_differing_only_in_hidden_cards_get_the_same_decisions(case, seed, pick, shuffle, bot_seed):
+    preset, players, options = case
+    found = positions(preset, players, options, seed)
+    if not found:
+        return
+    game = found[pick % len(found)]
+    seat = game.to_act
+    twin = hidden_twin(game, seat, random.Random(shuffle))
+    others = [s for s in range(players) if s != seat]
+    if [c for s in others for c in game.hands[s]] + game.stock:
+        # The twin really is another game: some hidden card sits elsewhere (or the stock is in another order).
+        assert [twin.hands[s] for s in others] + [twin.stock] != [game.hands[s] for s in others] + [game.stock]
+    seen = view(game, seat)
+    assert view(twin, seat) == seen
+    for level in LEVELS:
+        a = bot(level, bot_seed).choose(seen)
+        b = bot(level, bot_seed).choose(view(twin, seat))
+        assert a == b, (level, case, seen.phase)
+        assert a in seen.legal
+        # The decision is legal in both games: the checked door takes it.
+        game.clone(log=True).play(a, seat)
+        twin.clone(log=True).play(b, seat)
+
+
+#: What the walk does not enter: classes, modules and code lead to everything.
+SKIP = (type, types.ModuleType, types.FunctionType, types.CodeType, types.BuiltinFunctionType)
+
+
+def objects_reachable(root: object) -> list[object]:
+    """Every object reachable from ``root`` through its data (not through classes, modules or code)."""
+    seen = {id(root)}
+    todo = [root]
+    out = []
+    while todo:
+        obj = todo.pop()
+        out.append(obj)
+        for ref in gc.get_referents(obj):
+            if isinstance(ref, SKIP):
+                continue
+            if id(ref) not in seen:
+                seen.add(id(ref))
+                todo.append(ref)
+    return out
+
+
+@pytest.mark.parametrize("case", CASES[::3], ids=case_id)
+def test_a_view_holds_no_game_and_outlives_it(case):
+    preset, players, options = case
+    game = positions(preset, players, options, seed=11)[-1]
+    seat = game.to_act
+    seen = view(game, seat)
+    assert isinstance(seen, View)
+    assert any(isinstance(o, Game) for o in objects_reachable([seen, game]))  # the walk finds a game
+    reachable = objects_reachable(seen)
+    assert any(isinstance(o, type(seen.history[0])) for o in reachable)  # it walks into the view's data
+    assert not [o for o in reachable if isinstance(o, Game)], "a view must not reach the game"
+    expected = {level: bot(level, 5).choose(seen) for level in LEVELS}
+    # The game moves on (and is then dropped): the view is a snapshot, and enough to decide.
+    game.play(game.legal_actions()[0], seat)
+    del game
+    gc.collect()
+    for level in LEVELS:
+        assert bot(level, 5).choose(seen) == expected[level]
+
+
+def test_bots_are_handed_a_view_not_a_game():
+    game = new_game("classic", 2, [], seed=3)
+    for level in LEVELS:
+        b = bot(level, 1)
+        with pytest.raises(AttributeError):
+            b.choose(game)  # a game has no view's fields: the bot reads only what a view holds
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_a_seat_with_nothing_to_do_gets_an_error_not_a_move(level):
+    game = new_game("classic", 3, [], seed=2)
+    idle = (game.to_act + 1) % 3
+    with pytest.raises(ValueError, match=f"seat {idle} has nothing to do"):
+        bot(level, 1).choose(view(game, idle))
+
+
+# ----- every level plays every preset legally ------------------------------------------------
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_every_level_finishes_every_preset_through_the_checked_door(level):
+    phases: set[str] = set()
+    out_of_turn = 0
+    seeds = range(1) if level in SEARCH_LEVELS else range(3)
+    for case in CASES:
+        preset, players, options = case
+        for seed in seeds:
+            game = new_game(preset, players, options, seed=100 + seed)
+            bots = [bot(level, seed * 31 + s) for s in range(players)]
+            while not game.is_over:
+                seat = game.to_act
+                seen = view(game, seat)
+                action = bots[seat].choose(seen)
+                assert action in seen.legal, (case, seen.phase, action)
+                phases.add(seen.phase)
+                out_of_turn += seat != game.turn
+                game.play(action, seat)  # the checked door: raises IllegalAction on an illegal one
+            outcome = game.outcome
+            assert outcome is not None and outcome.winners, case
+            if game.rules.schedule:
+                assert outcome.rounds == len(game.rules.schedule)
+            elif preset == "race":
+                assert max(outcome.totals) >= 50 * players
+    # Every kind of decision came up, out-of-turn ones included (jack drops and burials by other seats);
+    # only ``follow_drawn`` (a drawn card that follows must be played: a forced move) may not.
+    assert set(PHASES) - {"over", "follow_drawn"} <= phases, set(PHASES) - phases
+    assert out_of_turn > 0
+
+
+# ----- the search's budget -------------------------------------------------------------------
+
+
+def several_choices() -> View:
+    game = scripted("classic", ["4C 5C 9C 2D 3D", "6H 7H 9H JS KS"], "7C", "QH QD QS", dealer=1)
+    seen = view(game, 0)
+    assert len(seen.legal) == 4  # 4C, 5C, 9C or draw (classic draws at will)
+    return seen
+
+
+def one_choice() -> View:
+    # Action: a player who holds nothing that plays must draw (no draw at will).
+    game = scripted("action", ["4C 5C 9D", "5D 6S 9S", "9C JC 3D"], "7H", "KS QS JD", dealer=2)
+    seen = view(game, 0)
+    assert len(seen.legal) == 1
+    return seen
+
+
+@pytest.mark.parametrize("level", SEARCH_LEVELS)
+@pytest.mark.parametrize("iterations", [1, 7, 50])
+def test_an_iteration_budget_runs_exactly_that_many_simulations(level, iterations):
+    seen = several_choices()
+    b = make_bot(level, 3, iterations=iterations)
+    assert b.choose(seen) in seen.legal
+    assert b.last_iterations == iterations
+
+
+@pytest.mark.parametrize("level", SEARCH_LEVELS)
+def test_a_forced_move_returns_at_once_without_searching(level):
+    b = make_bot(level, 3, iterations=10)
+    b.choose(several_choices())
+    assert b.last_iterations == 10
+    seen = one_choice()
+    slow = make_bot(level, 3, seconds=30.0)  # a long budget it must not spend
+    start = time.perf_counter()
+    for searcher in (b, slow):
+        assert searcher.choose(seen) == seen.legal[0]
+        assert searcher.last_iterations == 0
+    assert time.perf_counter() - start < 1.0
+    assert b.hint(seen) == Hint(seen.legal[0], "the only legal move")
+
+
+def test_time_and_iteration_budgets_stop_at_whichever_comes_first():
+    seen = several_choices()
+    b = ISMCTSBot(1, seconds=30.0, iterations=12)
+    b.choose(seen)
+    assert b.last_iterations == 12
+    b = ISMCTSBot(1, seconds=0.05, iterations=10**9)
+    start = time.perf_counter()
+    b.choose(seen)
+    assert time.perf_counter() - start < 1.0
+    assert 0 < b.last_iterations < 10**9
+
+
+@pytest.mark.parametrize(
+    ("budget", "message"),
+    [
+        ({"seconds": None, "iterations": None}, "needs a budget: seconds, iterations or both"),
+        ({"seconds": None}, "needs a budget"),
+        ({"iterations": 0}, "iterations: 0 is not a budget; give a whole number, 1 or more"),
+        ({"iterations": 2.5}, "iterations: 2.5 is not a budget; give a whole number"),
+        ({"iterations": True}, "iterations: True is not a budget"),
+        ({"iterations": -5}, "iterations: -5 is not a budget"),
+        ({"seconds": 0}, "seconds: 0 is not a budget; give a positive time"),
+        ({"seconds": -1.0}, "seconds: -1.0 is not a budget"),
+    ],
+)
+def test_invalid_budgets_are_refused(budget, message):
+    with pytest.raises(ValueError, match=message):
+        ISMCTSBot(1, **budget)
+    with pytest.raises(ValueError, match=message):
+        make_bot("expert", 1, **budget)
+
+
+def test_make_bot_names_the_valid_levels_and_refuses_misplaced_budgets():
+    with pytest.raises(ValueError, match="unknown bot level 'wizard'; valid: easy, normal, hard, expert"):
+        make_bot("wizard")
+    with pytest.raises(ValueError, match="the easy level does not search: it takes no budget"):
+        make_bot("easy", 1, iterations=5)
+    with pytest.raises(ValueError, match="the normal level does not search"):
+        make_bot("normal", 1, seconds=1.0)
+    with pytest.raises(ValueError, match="bad budget for hard"):
+        make_bot("hard", 1, horizon=3)
+
+
+def test_make_bot_gives_each_level_its_player():
+    assert isinstance(make_bot("easy", 1), RandomBot)
+    assert isinstance(make_bot("normal", 1), HeuristicBot)
+    hard, expert = make_bot("hard", 1), make_bot("expert", 1)
+    assert isinstance(hard, ISMCTSBot) and isinstance(expert, ISMCTSBot)
+    assert (hard.seconds, hard.iterations) == (0.2, None)
+    assert (expert.seconds, expert.iterations) == (1.0, None)
+    assert make_bot("hard", 1, iterations=9).seconds is None  # iterations alone: no time limit
+    for level in LEVELS:
+        assert make_bot(level, 1).name == level
+
+
+# ----- hints ------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_every_hint_is_a_legal_action_with_a_reason(level):
+    phases = set()
+    for preset, players, options in CASES[::2]:
+        for game in positions(preset, players, options, seed=7, every=17):
+            seen = view(game, game.to_act)
+            hint = bot(level, 9).hint(seen)
+            assert isinstance(hint, Hint)
+            assert hint.action in seen.legal
+            assert isinstance(hint.reason, str) and hint.reason.strip()
+            # The hint is the move the same bot would make.
+            assert hint.action == bot(level, 9).choose(seen)
+            phases.add(seen.phase)
+    assert {"play", "name_suit", "drop_jacks", "choose_swap"} <= phases
+
+
+# ----- seeded determinism ------------------------------------------------------------------------
+
+
+def play_seeded(level: str, case: tuple[str, int, list[str]], seed: int, disturb: int | None) -> list:
+    """A game between bots of ``level``; the global RNG reseeded before every decision when ``disturb``."""
+    preset, players, options = case
+    game = new_game(preset, players, options, seed=seed)
+    bots = [bot(level, seed + s) for s in range(players)]
+    while not game.is_over:
+        if disturb is not None:
+            random.seed(disturb * 100_003 + len(game.actions))
+            random.random()
+        seat = game.to_act
+        game.play(bots[seat].choose(view(game, seat)), seat)
+    return list(game.actions)
+
+
+@pytest.mark.parametrize("level", LEVELS)
+@pytest.mark.parametrize("case", [CASES[0], CASES[14]], ids=case_id)
+def test_the_same_seed_makes_the_same_decisions_whatever_the_global_rng(level, case):
+    first = play_seeded(level, case, 40, disturb=None)
+    assert play_seeded(level, case, 40, disturb=1) == first
+    assert play_seeded(level, case, 40, disturb=2) == first
+
+
+@pytest.mark.parametrize("level", ["easy", "hard"])
+def test_another_seed_makes_other_decisions(level):
+    seen = positions("classic", 2, [], seed=3)[0]
+    view0 = view(seen, seen.to_act)
+    choices = {bot(level, s).choose(view0) for s in range(30)}
+    assert len(choices) > 1
