@@ -93,24 +93,31 @@ def entrant_names(bots: list[str]) -> list[str]:
     return out
 
 
-def base_lineup(entrants: int, players: int) -> list[int]:
-    """The entrant at each seat before rotation: the entrants in turn."""
+def base_lineup(entrants: int, players: int, teams: bool = False) -> list[int]:
+    """The entrant at each seat before rotation: the entrants in turn.
+
+    In a team game the entrants take teams in turn, so both allies (seats ``s`` and
+    ``s + players / 2``) are the same entrant and a team's win is that entrant's.
+    """
+    if teams:
+        half = players // 2
+        return [(seat % half) % entrants for seat in range(players)]
     return [seat % entrants for seat in range(players)]
 
 
-def rotations(entrants: int, players: int) -> int:
+def rotations(entrants: int, players: int, teams: bool = False) -> int:
     """How many distinct seatings the rotation gives (the lineup's period)."""
-    base = base_lineup(entrants, players)
+    base = base_lineup(entrants, players, teams)
     for r in range(1, players + 1):
         if base[r:] + base[:r] == base:
             return r
     return players
 
 
-def lineup(entrants: int, players: int, index: int) -> list[int]:
+def lineup(entrants: int, players: int, index: int, teams: bool = False) -> list[int]:
     """The entrant at each seat in game ``index``: the base lineup rotated by the game's index."""
-    base = base_lineup(entrants, players)
-    r = index % rotations(entrants, players)
+    base = base_lineup(entrants, players, teams)
+    r = index % rotations(entrants, players, teams)
     return base[r:] + base[:r]
 
 
@@ -133,8 +140,8 @@ def play_one(
 ) -> GameResult:
     """Play game ``index`` of a tournament seeded ``seed``, through the checked door."""
     m = len(specs)
-    seats = lineup(m, players, index)
-    deal = game_seed(seed, index // rotations(m, players))
+    seats = lineup(m, players, index, rules.teams)
+    deal = game_seed(seed, index // rotations(m, players, rules.teams))
     game = Game(rules, players, deal)
     if bots is None:
         bots = []

@@ -160,8 +160,8 @@ class ISMCTSBot:
         """
         if seconds is None and iterations is None:
             raise ValueError("a search needs a budget: seconds, iterations or both")
-        if iterations is not None and iterations < 1:
-            raise ValueError(f"iterations: {iterations} is not a budget; give 1 or more")
+        if iterations is not None and (type(iterations) is not int or iterations < 1):
+            raise ValueError(f"iterations: {iterations!r} is not a budget; give a whole number, 1 or more")
         if seconds is not None and seconds <= 0:
             raise ValueError(f"seconds: {seconds} is not a budget; give a positive time")
         self.name = name
