@@ -534,6 +534,49 @@ def test_the_table_stays_responsive_while_a_computer_thinks():
 # ----- the app: hot-seat and setup ---------------------------------------------------------------------------------
 
 
+def test_hot_seat_hides_the_last_hand_while_a_computer_plays():
+    game = scripted(
+        "classic",
+        hands=["5C 9S 3D 4D 6D", "9D 2S 2H 10S KD", "7C 9H JD QC AC"],
+        starter="7S",
+        stock="KH QH",
+        dealer=2,
+    )
+    app = scripted_app(game, (HUMAN, "easy", HUMAN))
+    held = HeldBot()
+
+    def hand_area(screen: TableScreen) -> str:
+        return str(screen.query_one(HandView).render())
+
+    async def script(pilot: Pilot[None]) -> None:
+        screen = table(app)
+        screen.session.bots[1] = held
+        await until(pilot, lambda: isinstance(app.screen, PassDeviceScreen))
+        await pilot.press("enter")
+        await until(pilot, lambda: screen.viewer == 0 and human_turn(app))
+        first = tuple(game.hands[0])
+        assert all(card.pretty() in hand_area(screen) for card in first)
+        await pilot.press("enter")  # Player 1 plays 9♠; then the computer thinks
+        await until(pilot, held.thinking.is_set)
+        await pilot.pause()
+        assert game.to_act == 1 and app.screen is screen
+        shown = hand_area(screen)
+        assert not any(card.pretty() in shown for card in first), shown
+        assert screen.viewer is None and not screen.query_one(HandView).cards
+        assert "4 cards" in str(screen.query_one(SeatsPanel).render())  # counts only
+        held.go.set()
+        await until(pilot, lambda: isinstance(app.screen, PassDeviceScreen))
+        assert "Player 2" in str(app.screen.query_one("#pass-title").render())
+        assert screen.viewer is None
+        await pilot.press("enter")
+        await until(pilot, lambda: isinstance(app.screen, TableScreen) and screen.viewer == 2)
+        shown = hand_area(screen)
+        assert all(card.pretty() in shown for card in game.hands[2])
+        assert set(screen.query_one(HandView).cards) == set(game.hands[2])
+
+    run_app(app, script)
+
+
 def test_hot_seat_hides_the_hands_between_people():
     game = scripted("classic", hands=["5C 9S 3D 4D 6D", "9D 2S 2H 10S KD"], starter="7S", stock="KH QH", dealer=1)
     app = scripted_app(game, (HUMAN, HUMAN))

@@ -494,6 +494,10 @@ class TableScreen(Screen[None]):
             self.refresh_table()
             self.open_dialog()
             return
+        if self.viewer is not None and len(self.session.humans) > 1:
+            # Hot-seat: the person's turn is over, so the table shows what a spectator sees (no hand)
+            # until the next person takes the device, who may already be looking.
+            self.viewer = None
         # The computer thinks in a thread (a search may take seconds) on its own view, taken here;
         # its action is applied here too, through the checked door.
         self._bot_pending = True
@@ -593,10 +597,15 @@ class TableScreen(Screen[None]):
         else:
             self.act(action)
 
+    def watching_words(self) -> str:
+        if self.session.humans:
+            return "The computers are playing: the device passes to the next person when it is their turn."
+        return "You are watching: the computers play every seat."
+
     def act(self, action: Action) -> None:
         """A person's action: the engine checks it; a refusal is shown with its reason."""
         if self.viewer is None:
-            self.say("You are watching: the computers play every seat.")
+            self.say(self.watching_words())
             return
         if self._waiting:
             return
@@ -640,6 +649,9 @@ class TableScreen(Screen[None]):
 
     def action_play(self) -> None:
         hand = self.query_one(HandView)
+        if self.viewer is None:
+            self.say(self.watching_words())
+            return
         if not hand.cards:
             self.say("You hold no cards.")
             return
