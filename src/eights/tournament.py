@@ -413,13 +413,6 @@ def tournament_command(
         if option:
             rules = rules.with_options(list(option))
         seats = players if players is not None else min(max(len(specs), 2, rules.min_players), rules.max_players)
-        if not specs:
-            raise TournamentError(f"give at least one bot; levels: {', '.join(LEVELS)}")
-        for spec in specs:
-            parse_bot(spec)
-        if len(specs) > seats:
-            raise TournamentError(f"{len(specs)} bots cannot share {seats} seats: give at most {seats} bots")
-        rules.check_players(seats)
         if out.is_terminal and not as_json:
             from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
