@@ -20,6 +20,7 @@ from rich.table import Table
 from rich.text import Text
 
 from eights.cards import CardError, parse_cards, sort_key
+from eights.cli_common import OptionsOption, RulesOption, VariantOption, progress_bar
 from eights.describe import describe, heading
 from eights.engine import ActionError, Event, Game, view
 from eights.engine.events import GameOver, RoundOver, RoundStarted
@@ -40,25 +41,6 @@ USAGE_ERROR = 2
 
 # ----- shared options -------------------------------------------------------------------
 
-VariantOption = Annotated[
-    str | None,
-    typer.Option(
-        "--variant", "-v", metavar="PRESET", help=f"The preset to play: {', '.join(PRESETS)} (default classic)."
-    ),
-]
-OptionsOption = Annotated[
-    list[str] | None,
-    typer.Option(
-        "--option",
-        "-o",
-        metavar="KEY=VALUE",
-        help="Change one rule, like stacking=true, packs=2 or rounds=8,6,4 (repeat for more).",
-    ),
-]
-RulesOption = Annotated[
-    Path | None,
-    typer.Option("--rules", metavar="FILE", help="A house-rules TOML file (see `eights rules PRESET --save FILE`)."),
-]
 JsonOption = Annotated[bool, typer.Option("--json", help="Print one JSON object instead of text.")]
 
 
@@ -274,29 +256,8 @@ def simulate_command(
     with clear_errors():
         rules = resolve(variant, rules_file, option)
         seats = seat_count(rules, players)
-        if out.is_terminal and not as_json:
-            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-
-            with Progress(
-                TextColumn("[progress.description]{task.description}"),
-                BarColumn(),
-                MofNCompleteColumn(),
-                TimeRemainingColumn(),
-                console=out,
-                transient=True,
-            ) as progress:
-                task = progress.add_task(f"{rules.name}, {seats} players", total=games)
-                result = simulate(
-                    rules,
-                    seats,
-                    games,
-                    seed,
-                    options=option,
-                    save_dir=save_dir,
-                    on_game=lambda _: progress.advance(task),
-                )
-        else:
-            result = simulate(rules, seats, games, seed, options=option, save_dir=save_dir)
+        with progress_bar(out, f"{rules.name}, {seats} players", games, show=not as_json) as on_game:
+            result = simulate(rules, seats, games, seed, options=option, save_dir=save_dir, on_game=on_game)
     if as_json:
         data = result.to_dict()
         data["rules_file"] = str(rules_file) if rules_file is not None else None

@@ -29,14 +29,14 @@ import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 
 from eights.bots import LEVELS, Bot, make_bot
+from eights.cli_common import TournamentOptionsOption, TournamentRulesOption, VariantOption, progress_bar
 from eights.engine import Game, view
-from eights.rules import PRESETS, RulesError, RuleSet, load_preset, load_rules
+from eights.rules import RulesError, RuleSet, load_preset, load_rules
 from eights.simulate import bot_seed, game_seed
 
 #: The z value of a 95% two-sided interval.
@@ -358,12 +358,7 @@ def run_tournament(
 
 
 def tournament_command(
-    variant: Annotated[
-        str | None,
-        typer.Option(
-            "--variant", "-v", metavar="PRESET", help=f"The preset to play: {', '.join(PRESETS)} (default classic)."
-        ),
-    ] = None,
+    variant: VariantOption = None,
     players: Annotated[
         int | None,
         typer.Option("--players", "-p", metavar="N", help="Seats per game (default: one per bot, at least 2)."),
@@ -385,15 +380,8 @@ def tournament_command(
     jobs: Annotated[
         int, typer.Option("--jobs", "-j", metavar="J", min=1, help="Games played in parallel processes.")
     ] = 1,
-    option: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--option", "-o", metavar="KEY=VALUE", help="Change one rule, like stacking=true (repeat for more)."
-        ),
-    ] = None,
-    rules_file: Annotated[
-        Path | None, typer.Option("--rules", metavar="FILE", help="A house-rules TOML file instead of a preset.")
-    ] = None,
+    option: TournamentOptionsOption = None,
+    rules_file: TournamentRulesOption = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object instead of a table.")] = False,
 ) -> None:
     """Play the computer players against each other and rate them: win rates with 95% intervals, and Elo."""
@@ -413,23 +401,9 @@ def tournament_command(
         if option:
             rules = rules.with_options(list(option))
         seats = players if players is not None else min(max(len(specs), 2, rules.min_players), rules.max_players)
-        if out.is_terminal and not as_json:
-            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-
-            with Progress(
-                TextColumn("[progress.description]{task.description}"),
-                BarColumn(),
-                MofNCompleteColumn(),
-                TimeRemainingColumn(),
-                console=out,
-                transient=True,
-            ) as progress:
-                task = progress.add_task(f"{rules.name}, {seats} players: {', '.join(specs)}", total=games)
-                result = run_tournament(
-                    rules, seats, specs, games, seed, jobs, option, on_game=lambda _: progress.advance(task)
-                )
-        else:
-            result = run_tournament(rules, seats, specs, games, seed, jobs, option)
+        description = f"{rules.name}, {seats} players: {', '.join(specs)}"
+        with progress_bar(out, description, games, show=not as_json) as on_game:
+            result = run_tournament(rules, seats, specs, games, seed, jobs, option, on_game=on_game)
     except (RulesError, TournamentError) as exc:
         fail(str(exc))
         return

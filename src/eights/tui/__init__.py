@@ -7,15 +7,15 @@ Textual is imported only when the app starts, so other commands stay quick.
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 from typing import Annotated, NoReturn
 
 import typer
 
 from eights.bots import LEVELS
 from eights.cards import CardError
+from eights.cli_common import PlayOptionsOption, PlayRulesOption, VariantOption
 from eights.engine import ActionError
-from eights.rules import PRESETS, RulesError
+from eights.rules import RulesError
 from eights.tui.session import DEFAULT_SPEED, PlayConfig, Session, UsageError, build_config
 
 __all__ = ["PlayConfig", "Session", "build_config", "play_command"]
@@ -29,25 +29,9 @@ def _fail(message: str) -> NoReturn:
 
 
 def play_command(
-    variant: Annotated[
-        str | None,
-        typer.Option(
-            "--variant", "-v", metavar="PRESET", help=f"The preset to play: {', '.join(PRESETS)} (default classic)."
-        ),
-    ] = None,
-    rules_file: Annotated[
-        Path | None,
-        typer.Option("--rules", metavar="FILE", help="Play a house-rules TOML file (see `eights rules --save`)."),
-    ] = None,
-    option: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--option",
-            "-o",
-            metavar="KEY=VALUE",
-            help="Change one rule, like stacking=true, packs=2 or rounds=1,1 (repeat for more).",
-        ),
-    ] = None,
+    variant: VariantOption = None,
+    rules_file: PlayRulesOption = None,
+    option: PlayOptionsOption = None,
     players: Annotated[
         int | None,
         typer.Option("--players", "-p", metavar="N", help="Players at the table (default: people plus --bots, or 4)."),
