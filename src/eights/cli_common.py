@@ -2,7 +2,6 @@
 
 ``eights.cli`` registers ``play`` (``eights.tui``) and ``tournament`` (``eights.tournament``),
 so those modules cannot import from it; all three import from here.
-The ``--option`` and ``--rules`` help differs by command, so each has one alias per command.
 """
 
 from __future__ import annotations
@@ -10,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -20,34 +19,29 @@ if TYPE_CHECKING:
     from rich.console import Console
 
 
-def _rule_option(example: str) -> Any:
-    """``--option KEY=VALUE``, repeatable, with an example fitting the command."""
-    return typer.Option(
-        "--option", "-o", metavar="KEY=VALUE", help=f"Change one rule, like {example} (repeat for more)."
-    )
-
-
-def _rules_file_option(help_text: str) -> Any:
-    """``--rules FILE``: a house-rules TOML file instead of a preset."""
-    return typer.Option("--rules", metavar="FILE", help=help_text)
-
-
 VariantOption = Annotated[
     str | None,
     typer.Option(
         "--variant", "-v", metavar="PRESET", help=f"The preset to play: {', '.join(PRESETS)} (default classic)."
     ),
 ]
-OptionsOption = Annotated[list[str] | None, _rule_option("stacking=true, packs=2 or rounds=8,6,4")]
-PlayOptionsOption = Annotated[list[str] | None, _rule_option("stacking=true, packs=2 or rounds=1,1")]
-TournamentOptionsOption = Annotated[list[str] | None, _rule_option("stacking=true")]
+OptionsOption = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--option",
+        "-o",
+        metavar="KEY=VALUE",
+        help="Change one rule, like stacking=true, packs=2 or rounds=8,6,4 (repeat for more).",
+    ),
+]
 RulesOption = Annotated[
-    Path | None, _rules_file_option("A house-rules TOML file (see `eights rules PRESET --save FILE`).")
+    Path | None,
+    typer.Option(
+        "--rules",
+        metavar="FILE",
+        help="A house-rules TOML file instead of a preset (see `eights rules PRESET --save FILE`).",
+    ),
 ]
-PlayRulesOption = Annotated[
-    Path | None, _rules_file_option("Play a house-rules TOML file (see `eights rules --save`).")
-]
-TournamentRulesOption = Annotated[Path | None, _rules_file_option("A house-rules TOML file instead of a preset.")]
 
 
 @contextmanager

@@ -34,7 +34,7 @@ from typing import Annotated, Any
 import typer
 
 from eights.bots import LEVELS, Bot, make_bot
-from eights.cli_common import TournamentOptionsOption, TournamentRulesOption, VariantOption, progress_bar
+from eights.cli_common import OptionsOption, RulesOption, VariantOption, progress_bar
 from eights.engine import Game, view
 from eights.rules import RulesError, RuleSet, load_preset, load_rules
 from eights.simulate import bot_seed, game_seed
@@ -380,8 +380,8 @@ def tournament_command(
     jobs: Annotated[
         int, typer.Option("--jobs", "-j", metavar="J", min=1, help="Games played in parallel processes.")
     ] = 1,
-    option: TournamentOptionsOption = None,
-    rules_file: TournamentRulesOption = None,
+    option: OptionsOption = None,
+    rules_file: RulesOption = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object instead of a table.")] = False,
 ) -> None:
     """Play the computer players against each other and rate them: win rates with 95% intervals, and Elo."""

@@ -13,7 +13,7 @@ import typer
 
 from eights.bots import LEVELS
 from eights.cards import CardError
-from eights.cli_common import PlayOptionsOption, PlayRulesOption, VariantOption
+from eights.cli_common import OptionsOption, RulesOption, VariantOption
 from eights.engine import ActionError
 from eights.rules import RulesError
 from eights.tui.session import DEFAULT_SPEED, PlayConfig, Session, UsageError, build_config
@@ -30,8 +30,8 @@ def _fail(message: str) -> NoReturn:
 
 def play_command(
     variant: VariantOption = None,
-    rules_file: PlayRulesOption = None,
-    option: PlayOptionsOption = None,
+    rules_file: RulesOption = None,
+    option: OptionsOption = None,
     players: Annotated[
         int | None,
         typer.Option("--players", "-p", metavar="N", help="Players at the table (default: people plus --bots, or 4)."),
