@@ -19,6 +19,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from eights.bots import LEVELS, HeuristicBot, Hint, ISMCTSBot, RandomBot, make_bot
+from eights.bots.ismcts import _clearly_better
 from eights.engine import Game, View, view
 from eights.engine.game import PHASES
 from eights.rules import load_preset
@@ -372,3 +373,59 @@ def test_another_seed_makes_other_decisions(level):
     view0 = view(seen, seen.to_act)
     choices = {bot(level, s).choose(view0) for s in range(30)}
     assert len(choices) > 1
+
+
+# ----- the search's trust in the normal player -------------------------------------------------
+
+
+def test_clearly_better_asks_for_that_many_standard_errors():
+    # Edges are [visits, reward sum, times available, children].
+    strong, weak = [400, 240.0, 400, None], [400, 200.0, 400, None]  # 60% against 50%: 2.9 standard errors
+    assert _clearly_better(strong, weak, 2.0)
+    assert not _clearly_better(strong, weak, 3.0)
+    assert not _clearly_better(weak, strong, 0.0)
+    assert _clearly_better(strong, None, 5.0)  # the other action was never tried
+    assert not _clearly_better(None, strong, 0.0)
+
+
+@pytest.mark.parametrize("case", CASES[::2], ids=case_id)
+def test_a_search_that_trusts_the_normal_player_completely_plays_its_moves(case):
+    preset, players, options = case
+    for game in positions(preset, players, options, seed=5, every=5)[:8]:
+        seen = view(game, game.to_act)
+        trusting = ISMCTSBot(4, seconds=None, iterations=30, trust=1e9)
+        assert trusting.choose(seen) == HeuristicBot(4).choose(seen)
+
+
+def test_a_hint_for_a_move_kept_over_the_search_gives_the_normal_players_reason():
+    kept = 0
+    for game in positions("classic", 2, [], seed=3, every=1):
+        seen = view(game, game.to_act)
+        trusting = ISMCTSBot(4, seconds=None, iterations=30, trust=1e9)
+        hint = trusting.hint(seen)
+        if trusting._kept_usual:
+            kept += 1
+            action, reason = HeuristicBot(4).decide(seen)
+            assert hint == Hint(action, f"{reason} (no move scored clearly better in 30 deals)")
+    assert kept > 0
+
+
+def test_without_trust_the_search_plays_the_action_it_searched_most():
+    seen = several_choices()
+    b = ISMCTSBot(4, seconds=None, iterations=300, trust=None)
+    chosen = b.choose(seen)
+    visits = {a: edge[0] for a, edge in b._last_root.items()}
+    assert visits[chosen] == max(visits.values())
+
+
+def test_the_search_overrides_the_normal_player_only_on_clear_evidence():
+    seen = several_choices()
+    usual = HeuristicBot(4).choose(seen)
+    b = ISMCTSBot(4, seconds=None, iterations=400, trust=1.0)
+    chosen = b.choose(seen)
+    root = b._last_root
+    if chosen != usual:
+        assert _clearly_better(root[chosen], root.get(usual), 1.0)
+    else:
+        best = max(root, key=lambda a: root[a][0])
+        assert best == usual or not _clearly_better(root[best], root[usual], 1.0)

@@ -15,10 +15,15 @@ iteration
 3. rolls the world out to the end of the round with a cheap policy (a random
    card when one plays, else the other action; a wild names a suit of the hand),
    with an optional depth cut evaluated from the hand sizes;
-4. backs up one reward per seat: the share of the round won, and where the match
-   is scored over several rounds a term for the round's points.
+4. backs up one reward per seat: the share of the round won, or where the match
+   is scored over several rounds the round's points against the others'.
 
-The decision is the root action visited most. Budgets: a time limit per decision
+The decision is the root action visited most, where it scored clearly better
+than the normal player's choice (``trust`` standard errors); otherwise the normal
+player's move stands. A few thousand deals cannot tell apart moves whose chances
+differ by a point or two, and these games are mostly luck: without that test the
+search's noise costs more than its insight gains (measured in the tournaments of
+``eights tournament --bots expert,normal``). Budgets: a time limit per decision
 (``seconds``), an iteration count (``iterations``), or both (whichever ends
 first). A decision with one legal action returns at once. All randomness comes
 from the bot's own ``random.Random(seed)``.
@@ -32,6 +37,7 @@ import time
 from collections import Counter
 
 from eights.bots.base import Hint
+from eights.bots.heuristic import HeuristicBot
 from eights.cards import SUITS, Card
 from eights.engine import Action, View
 from eights.engine.actions import NAME_SUIT, Play
@@ -44,6 +50,11 @@ HARD_SECONDS = 0.2
 EXPERT_SECONDS = 1.0
 #: The UCT exploration constant (rewards are in [0, 1]).
 UCT_C = 0.7
+#: Where points decide the match, the share of a round's reward that comes from its points (the rest
+#: from going out first): points are what the match counts.
+POINTS_WEIGHT = 1.0
+#: How many standard errors the search must find before it overrides the normal player's choice.
+TRUST = 1.0
 
 # An edge of the tree: [visits, reward sum, times available, children by seat to act].
 VISITS, TOTAL, AVAIL, CHILDREN = range(4)
@@ -148,15 +159,18 @@ class ISMCTSBot:
         iterations: int | None = None,
         c: float = UCT_C,
         depth: int | None = None,
-        points_weight: float = 0.5,
+        points_weight: float = POINTS_WEIGHT,
         infer: bool = True,
+        trust: float | None = TRUST,
         name: str = "hard",
     ) -> None:
         """``seconds`` and ``iterations`` bound each decision (None: no bound of that kind; at
         least one is needed). ``depth`` cuts rollouts after that many actions and scores the
         hands instead. ``points_weight`` is the share of a round's reward that comes from
         its points, where the match is scored over several rounds. ``infer`` deals the others'
-        hands knowing what their forced draws showed (``draw_constraints``).
+        hands knowing what their forced draws showed (``draw_constraints``). ``trust`` keeps
+        the normal player's choice unless the search found another action better by that many
+        standard errors (None: always take the action searched most).
         """
         if seconds is None and iterations is None:
             raise ValueError("a search needs a budget: seconds, iterations or both")
@@ -172,6 +186,11 @@ class ISMCTSBot:
         self.depth = depth
         self.points_weight = points_weight
         self.infer = infer
+        self.trust = trust
+        #: The normal player, whose move stands unless the search finds a clearly better one.
+        self.guide = HeuristicBot(seed)
+        #: The normal player's reason, when its move stood at the last decision.
+        self._kept_usual = ""
         #: Iterations run by the last search (0 when the action was forced).
         self.last_iterations = 0
         self._last_root: dict[Action, list] = {}
@@ -187,7 +206,14 @@ class ISMCTSBot:
             self._last_root = {}
             return legal[0]
         root = self.search(view)
-        return max(legal, key=lambda a: root[a][VISITS] if a in root else -1)
+        best = max(legal, key=lambda a: root[a][VISITS] if a in root else -1)
+        self._kept_usual = ""
+        if self.trust is not None:
+            usual, reason = self.guide.decide(view)
+            if usual != best and not _clearly_better(root.get(best), root.get(usual), self.trust):
+                self._kept_usual = reason
+                return usual
+        return best
 
     def hint(self, view: View) -> Hint:
         action = self.choose(view)
@@ -195,6 +221,8 @@ class ISMCTSBot:
         if not edge or not edge[VISITS]:
             return Hint(action, "the only legal move")
         rate = edge[TOTAL] / edge[VISITS]
+        if self._kept_usual:
+            return Hint(action, f"{self._kept_usual} (no move scored clearly better in {self.last_iterations} deals)")
         return Hint(action, f"{action}: the best in {self.last_iterations} simulated deals (scores {rate:.0%})")
 
     # ----- the search ---------------------------------------------------------------------
@@ -323,6 +351,18 @@ class ISMCTSBot:
         self.last_iterations = done
         self._last_root = root
         return root
+
+
+def _clearly_better(edge: list | None, other: list | None, z: float) -> bool:
+    """Whether ``edge`` scored better than ``other`` by more than ``z`` standard errors."""
+    if edge is None or not edge[VISITS]:
+        return False
+    if other is None or not other[VISITS]:
+        return True
+    p = edge[TOTAL] / edge[VISITS]
+    q = other[TOTAL] / other[VISITS]
+    se = math.sqrt(max(p * (1 - p), 0.01) / edge[VISITS] + max(q * (1 - q), 0.01) / other[VISITS])
+    return p - q > z * se
 
 
 def _round_rewards(game: Game, n: int, teams: bool, weight: float, own_hand: bool, scale: float) -> list[float]:
