@@ -225,11 +225,26 @@ def test_plain_rules_hint_and_quit_commands():
 
 def test_plain_hot_seat_calls_each_person_by_name():
     result = CliRunner().invoke(
-        cli(), ["play", "--plain", "--variant", "classic", "--humans", "2", "--seed", "8"], input="1\n" * 6
+        cli(), ["play", "--plain", "--variant", "classic", "--humans", "2", "--seed", "8"], input="\n1\n" * 6
     )
     assert result.exit_code == 0
     assert "=== Player 1, your turn (others, look away) ===" in result.stdout
     assert "=== Player 2, your turn (others, look away) ===" in result.stdout
+
+
+def test_plain_hot_seat_shows_a_hand_only_after_an_empty_line():
+    # Seed 8: Player 1 plays 5H, then the device passes to Player 2, whose hand holds the 7 of hearts.
+    typed_ahead = "\n1\n1\n2\n\n1\nquit\n"
+    result = CliRunner().invoke(
+        cli(), ["play", "--plain", "--variant", "classic", "--humans", "2", "--seed", "8"], input=typed_ahead
+    )
+    assert result.exit_code == 0
+    out = result.stdout
+    handover = out.index("=== Player 2, your turn (others, look away) ===")
+    after = out[handover:]
+    assert after.count("Waiting for Player 2: press Enter alone to show your hand.") == 2  # the "1" and the "2"
+    assert after.index("Waiting for Player 2") < after.index("Your hand (5 cards): 8♣ 7♥ 9♥ J♥ K♠")
+    assert "Player 2 plays 7♥." in after
 
 
 def test_plain_watch_with_no_people_runs_to_the_result():

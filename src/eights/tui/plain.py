@@ -84,6 +84,19 @@ class PlainGame:
             self.say(line)
         return 0
 
+    def handed_over(self, name: str) -> bool:
+        """Hot-seat: wait for an empty line before showing ``name``'s hand, so that a move the last
+        person typed ahead is not taken as the next person's go-ahead. False when the input ended."""
+        self.say(f"{name}: press Enter when the others cannot see the screen.")
+        while True:
+            line = self.inp.readline()
+            if not line:
+                self.say("End of input.")
+                return False
+            if not line.strip():
+                return True
+            self.say(f"Waiting for {name}: press Enter alone to show your hand.")
+
     def turn(self, seat: int) -> bool:
         """One action of the person at ``seat``; False when the input ended or they quit."""
         session = self.session
@@ -91,6 +104,8 @@ class PlainGame:
         if len(session.humans) > 1 and seat != self.last_human:
             self.say()
             self.say(f"=== {names[seat]}, your turn (others, look away) ===")
+            if not self.handed_over(names[seat]):
+                return False
         self.last_human = seat
         shown = False
         while True:
