@@ -680,6 +680,28 @@ def test_hot_seat_a_key_pressed_while_the_computers_play_does_not_show_the_next_
     run_app(app, script)
 
 
+def test_hot_seat_a_held_enter_does_not_show_the_next_hand():
+    # A held key starts repeating after a pause (660 ms by default under X11): the first repeat of the Enter that
+    # played Player 1's card must find the pass screen still ignoring keys.
+    _, app = two_people()
+
+    async def script(pilot: Pilot[None]) -> None:
+        screen = table(app)
+        await take_device(pilot)
+        await until(pilot, lambda: screen.viewer == 0 and human_turn(app))
+        held = events.Key("enter", "\r")
+        app.post_message(held)  # Player 1 plays 9♠ and keeps the key down
+        await until(pilot, lambda: isinstance(app.screen, PassDeviceScreen) and app.screen.armed)
+        repeat = events.Key("enter", "\r")
+        repeat.time = held.time + 0.66
+        app.post_message(repeat)
+        await pilot.pause()
+        assert isinstance(app.screen, PassDeviceScreen) and screen.viewer != 1
+        assert screen.query_one(HandView).hidden
+
+    run_app(app, script)
+
+
 def test_hot_seat_the_pass_screen_can_be_clicked_once_ready():
     game, app = two_people()
 

@@ -172,8 +172,9 @@ class PassDeviceScreen(Screen[None]):
     Only Enter (or a click on the button, which stays disabled until then) shows the hand.
     """
 
-    #: Seconds of quiet before the screen takes a key.
-    ARM_DELAY = 0.6
+    #: Seconds of quiet before the screen takes a key: longer than the pause before a held key starts
+    #: repeating (660 ms by default under X11, 500 ms on Windows and GNOME), so a held Enter never gets through.
+    ARM_DELAY = 1.0
     BINDINGS: ClassVar[list[BindingType]] = [Binding("enter", "ready", "Show my hand")]
 
     #: When the screen began taking keys, on Textual's event clock; None while it ignores them.
