@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import asyncio
 import io
+import os
+import select
 import threading
+import time
 from collections.abc import Callable, Coroutine
 from typing import Any
 
@@ -23,7 +26,7 @@ from eights.rules import load_preset
 from eights.tui import play_command
 from eights.tui.app import EightsApp
 from eights.tui.narrate import event_words, fix_you, hint_words, parse_move, pretty_cards
-from eights.tui.plain import run_plain
+from eights.tui.plain import PlainGame, run_plain
 from eights.tui.screens import (
     BuryDialog,
     ChoiceDialog,
@@ -245,6 +248,29 @@ def test_plain_hot_seat_shows_a_hand_only_after_an_empty_line():
     assert after.count("Waiting for Player 2: press Enter alone to show your hand.") == 2  # the "1" and the "2"
     assert after.index("Waiting for Player 2") < after.index("Your hand (5 cards): 8♣ 7♥ 9♥ J♥ K♠")
     assert "Player 2 plays 7♥." in after
+
+
+def test_plain_hot_seat_drops_what_was_typed_at_a_terminal_before_the_handover():
+    pty = pytest.importorskip("pty")
+    pytest.importorskip("termios")
+    master, slave = pty.openpty()
+    with os.fdopen(master, "wb", buffering=0) as keys, os.fdopen(slave, "r", encoding="utf-8") as inp:
+        out = io.StringIO()
+        session = Session(PlayConfig(load_preset("classic"), (HUMAN, HUMAN), seed=0))
+        plain = PlainGame(session, inp, out)
+        keys.write(b"7H\n\n")  # typed while the computers played: a move, then Enter to hurry them along
+        assert select.select([inp], [], [], 5)[0]  # the terminal holds those lines
+        answers: list[bool] = []
+        person = threading.Thread(target=lambda: answers.append(plain.handed_over("Player 2")), daemon=True)
+        person.start()
+        for _ in range(500):
+            if "press Enter when" in out.getvalue():
+                break
+            time.sleep(0.01)
+        keys.write(b"\n")  # Player 2, after the question
+        person.join(5)
+        assert answers == [True]
+        assert "Waiting for Player 2" not in out.getvalue()  # the "7H" was dropped, not read
 
 
 def test_plain_watch_with_no_people_runs_to_the_result():

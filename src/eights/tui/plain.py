@@ -86,7 +86,10 @@ class PlainGame:
 
     def handed_over(self, name: str) -> bool:
         """Hot-seat: wait for an empty line before showing ``name``'s hand, so that a move the last
-        person typed ahead is not taken as the next person's go-ahead. False when the input ended."""
+        person typed ahead is not taken as the next person's go-ahead; at a terminal, what was typed
+        before this question (an Enter pressed while the computers played) is dropped unread.
+        False when the input ended."""
+        drop_typeahead(self.inp)
         self.say(f"{name}: press Enter when the others cannot see the screen.")
         while True:
             line = self.inp.readline()
@@ -145,6 +148,18 @@ class PlainGame:
                 continue
             self.narrate(events)
             return True
+
+
+def drop_typeahead(inp: TextIO) -> None:
+    """Discard what was typed at a terminal and not yet read; a file or a pipe keeps its lines."""
+    try:
+        if not inp.isatty():
+            return
+        import termios
+
+        termios.tcflush(inp.fileno(), termios.TCIFLUSH)
+    except (ImportError, OSError, ValueError):
+        pass  # no terminal control here (Windows, a stream without a descriptor): nothing to drop
 
 
 def run_plain(session: Session, inp: TextIO, out: TextIO) -> int:
