@@ -250,6 +250,16 @@ def test_plain_hot_seat_shows_a_hand_only_after_an_empty_line():
     assert "Player 2 plays 7♥." in after
 
 
+def test_plain_hot_seat_quit_at_the_handover_leaves_the_game():
+    result = CliRunner().invoke(
+        cli(), ["play", "--plain", "--variant", "classic", "--humans", "2", "--seed", "8"], input="\n1\nquit\n"
+    )
+    assert result.exit_code == 0
+    after = result.stdout[result.stdout.index("=== Player 2, your turn (others, look away) ===") :]
+    assert "Goodbye: the game is left unfinished." in after
+    assert "Waiting for Player 2" not in after and "Your hand" not in after
+
+
 def test_plain_hot_seat_drops_what_was_typed_at_a_terminal_before_the_handover():
     pty = pytest.importorskip("pty")
     pytest.importorskip("termios")

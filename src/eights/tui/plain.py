@@ -26,6 +26,8 @@ from eights.tui.narrate import (
 )
 from eights.tui.session import Session
 
+#: What a person types to leave the game.
+QUIT = ("quit", "exit", "q")
 HELP = "Type a move's number or its text (8H, draw, pass, suit H, choose 2, bury 7C); ? for the rules, hint, quit."
 
 
@@ -88,16 +90,19 @@ class PlainGame:
         """Hot-seat: wait for an empty line before showing ``name``'s hand, so that a move the last
         person typed ahead is not taken as the next person's go-ahead; at a terminal, what was typed
         before this question (an Enter pressed while the computers played) is dropped unread.
-        False when the input ended."""
+        False when the input ended or someone quit."""
         drop_typeahead(self.inp)
-        self.say(f"{name}: press Enter when the others cannot see the screen.")
+        self.say(f"{name}: press Enter when the others cannot see the screen (or type quit).")
         while True:
             line = self.inp.readline()
             if not line:
                 self.say("End of input.")
                 return False
-            if not line.strip():
+            command = line.strip().lower()
+            if not command:
                 return True
+            if command in QUIT:
+                return False
             self.say(f"Waiting for {name}: press Enter alone to show your hand.")
 
     def turn(self, seat: int) -> bool:
@@ -128,7 +133,7 @@ class PlainGame:
                 return False
             text = line.strip()
             command = text.lower()
-            if command in ("quit", "exit", "q"):
+            if command in QUIT:
                 return False
             if command in ("", "look", "state"):
                 shown = False
