@@ -318,3 +318,19 @@ def test_missing_score_value_is_refused(tmp_path):
 def test_replace_refuses_an_unknown_field():
     with pytest.raises(RulesError, match="unknown field 'colour'"):
         load_preset("classic").replace(colour="red")
+
+
+@pytest.mark.parametrize(
+    ("preset", "options", "decide"),
+    [
+        ("classic", [], False),  # one round: the first out wins (D8)
+        ("classic", ["target=100"], True),
+        ("action", [], False),
+        ("action", ["score_keeping=true"], True),
+        ("race", [], True),
+        ("derange", [], True),
+        ("baby-eating", [], False),
+    ],
+)
+def test_points_decide_the_match_only_where_scores_are_kept_over_several_rounds(preset, options, decide):
+    assert load_preset(preset).with_options(options).points_decide(2) is decide

@@ -143,8 +143,7 @@ class HeuristicBot:
             hand=list(view.hand),
             counts=view.hand_counts,
             scored=bool(view.rules.score_values),
-            points_decide=view.rules.score_keeping
-            and (bool(view.rules.schedule) or view.rules.match_target(view.players) > 0 or view.rules.hands > 1),
+            points_decide=view.rules.points_decide(view.players),
             ally=ally,
             voids=_voids(view),
         )

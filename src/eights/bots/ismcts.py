@@ -169,8 +169,8 @@ class ISMCTSBot:
         hands instead. ``points_weight`` is the share of a round's reward that comes from
         its points, where the match is scored over several rounds. ``infer`` deals the others'
         hands knowing what their forced draws showed (``draw_constraints``). ``trust`` keeps
-        the normal player's choice unless the search found another action better by that many
-        standard errors (None: always take the action searched most).
+        the normal player's choice unless the action searched most scored better by that many
+        standard errors, both having been searched (None: always take the action searched most).
         """
         if seconds is None and iterations is None:
             raise ValueError("a search needs a budget: seconds, iterations or both")
@@ -190,7 +190,7 @@ class ISMCTSBot:
         #: The normal player, whose move stands unless the search finds a clearly better one.
         self.guide = HeuristicBot(seed)
         #: The normal player's reason, when its move stood at the last decision.
-        self._kept_usual = ""
+        self._kept_usual: str | None = None
         #: Iterations run by the last search (0 when the action was forced).
         self.last_iterations = 0
         self._last_root: dict[Action, list] = {}
@@ -201,13 +201,13 @@ class ISMCTSBot:
         legal = view.legal
         if not legal:
             raise ValueError(f"seat {view.seat} has nothing to do: it is seat {view.to_act}'s turn")
+        self._kept_usual = None
         if len(legal) == 1:
             self.last_iterations = 0
             self._last_root = {}
             return legal[0]
         root = self.search(view)
         best = max(legal, key=lambda a: root[a][VISITS] if a in root else -1)
-        self._kept_usual = ""
         if self.trust is not None:
             usual, reason = self.guide.decide(view)
             if usual != best and not _clearly_better(root.get(best), root.get(usual), self.trust):
@@ -217,12 +217,12 @@ class ISMCTSBot:
 
     def hint(self, view: View) -> Hint:
         action = self.choose(view)
+        if self._kept_usual is not None:
+            return Hint(action, f"{self._kept_usual} (no move scored clearly better in {self.last_iterations} deals)")
         edge = self._last_root.get(action)
         if not edge or not edge[VISITS]:
             return Hint(action, "the only legal move")
         rate = edge[TOTAL] / edge[VISITS]
-        if self._kept_usual:
-            return Hint(action, f"{self._kept_usual} (no move scored clearly better in {self.last_iterations} deals)")
         return Hint(action, f"{action}: the best in {self.last_iterations} simulated deals (scores {rate:.0%})")
 
     # ----- the search ---------------------------------------------------------------------
@@ -234,7 +234,7 @@ class ISMCTSBot:
         rules = view.rules
         n = view.players
         teams = rules.teams
-        scored = rules.score_keeping and (bool(rules.schedule) or rules.match_target(n) > 0 or rules.hands > 1)
+        scored = rules.points_decide(n)
         own_hand = rules.scoring == "own_hand"
         weight = self.points_weight if scored else 0.0
         scale = 40.0
@@ -354,11 +354,13 @@ class ISMCTSBot:
 
 
 def _clearly_better(edge: list | None, other: list | None, z: float) -> bool:
-    """Whether ``edge`` scored better than ``other`` by more than ``z`` standard errors."""
-    if edge is None or not edge[VISITS]:
+    """Whether ``edge`` scored better than ``other`` by more than ``z`` standard errors.
+
+    An edge never visited shows nothing, for or against. The visits are the search's own
+    choices, not independent samples, so this is a rule of thumb, not a test at a known level.
+    """
+    if edge is None or not edge[VISITS] or other is None or not other[VISITS]:
         return False
-    if other is None or not other[VISITS]:
-        return True
     p = edge[TOTAL] / edge[VISITS]
     q = other[TOTAL] / other[VISITS]
     se = math.sqrt(max(p * (1 - p), 0.01) / edge[VISITS] + max(q * (1 - q), 0.01) / other[VISITS])

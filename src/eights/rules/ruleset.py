@@ -229,6 +229,10 @@ class RuleSet:
         """The score that ends the match, 0 for none."""
         return self.target or self.target_per_player * players
 
+    def points_decide(self, players: int) -> bool:
+        """Whether points decide the match (scores kept over several rounds), not only who goes out first."""
+        return self.score_keeping and (bool(self.schedule) or self.match_target(players) > 0 or self.hands > 1)
+
     def effect_table(self) -> dict[int, tuple[str, ...]]:
         """Each card id's effects, a card pattern (``KH``) overriding its rank (``K``)."""
         table: dict[int, tuple[str, ...]] = {}
