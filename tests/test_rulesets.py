@@ -334,3 +334,9 @@ def test_replace_refuses_an_unknown_field():
 )
 def test_points_decide_the_match_only_where_scores_are_kept_over_several_rounds(preset, options, decide):
     assert load_preset(preset).with_options(options).points_decide(2) is decide
+
+
+def test_resolve_rules_takes_a_preset_or_a_file_not_both(tmp_path):
+    with pytest.raises(RulesError, match=r"give a preset \(--variant\) or a rules file \(--rules\), not both"):
+        resolve_rules("classic", tmp_path / "house.toml")
+    assert resolve_rules(None, None, ["target=100"]) == load_preset("classic").with_options(["target=100"])

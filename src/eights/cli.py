@@ -25,7 +25,7 @@ from eights.describe import describe, heading
 from eights.engine import ActionError, Event, Game, view
 from eights.engine.events import GameOver, RoundOver, RoundStarted
 from eights.record import GameRecord, RecordError
-from eights.rules import PRESETS, RulesError, RuleSet, load_preset, load_rules
+from eights.rules import PRESETS, RulesError, RuleSet, load_preset, resolve_rules
 
 app = typer.Typer(
     name="eights",
@@ -64,19 +64,6 @@ def clear_errors() -> Iterator[None]:
     except OSError as exc:
         where = f"{exc.filename}: " if exc.filename else ""
         fail(f"file error: {where}{exc.strerror or exc}")
-
-
-def resolve(variant: str | None, rules_file: Path | None, options: list[str] | None) -> RuleSet:
-    """The rule set the command line asks for: a preset or a rules file, then options.
-
-    :raises RulesError: on anything that cannot be played.
-    """
-    if variant is not None and rules_file is not None:
-        raise UsageError("give a preset (--variant) or a rules file (--rules), not both")
-    rules = load_rules(rules_file) if rules_file is not None else load_preset(variant or "classic")
-    if options:
-        rules = rules.with_options(list(options))
-    return rules
 
 
 def seat_count(rules: RuleSet, players: int | None) -> int:
@@ -184,7 +171,7 @@ def rules_command(
             out.print(table)
             out.print("Show one with `eights rules PRESET`.")
             return
-        rules = resolve(preset, rules_file, option)
+        rules = resolve_rules(preset, rules_file, option)
         if save is not None:
             save.write_text(rules.to_toml(), encoding="utf-8")
     out.print(Text(heading(rules), style="bold"))
@@ -219,7 +206,7 @@ def score_command(
 ) -> None:
     """Print the value of a hand under a preset's scoring table."""
     with clear_errors():
-        rules = resolve(variant, rules_file, option)
+        rules = resolve_rules(variant, rules_file, option)
         hand = parse_cards(" ".join(cards))
         if not rules.score_values:
             raise UsageError(f"{rules.name} keeps no score: its cards have no value (the first player out wins)")
@@ -254,7 +241,7 @@ def simulate_command(
 
     out = console()
     with clear_errors():
-        rules = resolve(variant, rules_file, option)
+        rules = resolve_rules(variant, rules_file, option)
         seats = seat_count(rules, players)
         with progress_bar(out, f"{rules.name}, {seats} players", games, show=not as_json) as on_game:
             result = simulate(rules, seats, games, seed, options=option, save_dir=save_dir, on_game=on_game)
@@ -339,7 +326,7 @@ def watch_command(
 
     out = console()
     with clear_errors():
-        rules = resolve(variant, rules_file, option)
+        rules = resolve_rules(variant, rules_file, option)
         seats = seat_count(rules, players)
         game = Game(rules, seats, seed, log=True)
     names = seat_names(seats)

@@ -36,7 +36,7 @@ import typer
 from eights.bots import LEVELS, Bot, make_bot
 from eights.cli_common import OptionsOption, RulesOption, VariantOption, progress_bar
 from eights.engine import Game, view
-from eights.rules import RulesError, RuleSet, load_preset, load_rules
+from eights.rules import RulesError, RuleSet, resolve_rules
 from eights.simulate import bot_seed, game_seed
 
 #: The z value of a 95% two-sided interval.
@@ -395,11 +395,7 @@ def tournament_command(
     out = Console(highlight=False)
     specs = [b for b in (x.strip() for x in bots.split(",")) if b]
     try:
-        if variant is not None and rules_file is not None:
-            raise TournamentError("give a preset (--variant) or a rules file (--rules), not both")
-        rules = load_rules(rules_file) if rules_file is not None else load_preset(variant or "classic")
-        if option:
-            rules = rules.with_options(list(option))
+        rules = resolve_rules(variant, rules_file, option)
         seats = players if players is not None else min(max(len(specs), 2, rules.min_players), rules.max_players)
         description = f"{rules.name}, {seats} players: {', '.join(specs)}"
         with progress_bar(out, description, games, show=not as_json) as on_game:

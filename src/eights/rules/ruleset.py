@@ -611,10 +611,12 @@ def _from_toml(text: str, where: str) -> RuleSet:
 def resolve_rules(
     variant: str | None = None, rules_file: str | Path | None = None, options: list[str] | None = None
 ) -> RuleSet:
-    """The rule set a command asks for: a preset or a file, then options.
+    """The rule set a command asks for: a preset (classic by default) or a file, then options.
 
-    :raises RulesError: on anything that cannot be played.
+    :raises RulesError: for both a preset and a file, or anything that cannot be played.
     """
+    if variant is not None and rules_file is not None:
+        raise RulesError("give a preset (--variant) or a rules file (--rules), not both")
     rules = load_rules(rules_file) if rules_file is not None else load_preset(variant or "classic")
     if options:
         rules = rules.with_options(options)

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from eights.bots import LEVELS, Bot, Hint, make_bot
 from eights.engine import Action, Event, Game, View, view
-from eights.rules import RulesError, RuleSet, load_preset, load_rules
+from eights.rules import RulesError, RuleSet, resolve_rules
 from eights.simulate import bot_seed
 
 HUMAN = "human"
@@ -122,11 +122,7 @@ def build_config(
 
     :raises UsageError: or ``RulesError`` on anything that cannot be played.
     """
-    if variant is not None and rules_file is not None:
-        raise UsageError("give a preset (--variant) or a rules file (--rules), not both")
-    rules = load_rules(rules_file) if rules_file is not None else load_preset(variant or "classic")
-    if options:
-        rules = rules.with_options(list(options))
+    rules = resolve_rules(variant, rules_file, list(options) if options else None)
     people = 1 if humans is None else humans
     if people < 0:
         raise UsageError("humans: give 0 or more people")
