@@ -573,6 +573,8 @@ class TableScreen(Screen[None]):
                 self.app.call_from_thread(self.bot_acts, seat, action)
 
     def bot_acts(self, seat: int, action: Action) -> None:
+        if self._gone.is_set() or not self.query("#message"):
+            return  # the table is being taken down (a new match, or the app closing): nothing to show
         self._bot_pending = False
         game = self.session.game
         if game.is_over or game.to_act != seat or self._waiting:
