@@ -76,6 +76,11 @@ async def until(pilot: Pilot[None], condition: Callable[[], bool], limit: int = 
     raise AssertionError("the app never reached the expected state")
 
 
+def pass_screen_up(app: EightsApp) -> bool:
+    """The pass screen is on top with its widgets mounted (on a busy machine they come a moment later)."""
+    return isinstance(app.screen, PassDeviceScreen) and bool(app.screen.query("#pass-title"))
+
+
 async def take_device(pilot: Pilot[None]) -> None:
     """Hot-seat: wait for the pass screen to take keys (it ignores them at first), then press Enter."""
     app = pilot.app
@@ -642,7 +647,7 @@ def test_hot_seat_hides_the_last_hand_while_a_computer_plays():
         assert screen.viewer is None and not screen.query_one(HandView).cards
         assert "4 cards" in str(screen.query_one(SeatsPanel).render())  # counts only
         held.go.set()
-        await until(pilot, lambda: isinstance(app.screen, PassDeviceScreen))
+        await until(pilot, lambda: pass_screen_up(app))
         assert "Player 2" in str(app.screen.query_one("#pass-title").render())
         assert screen.viewer is None
         await take_device(pilot)
@@ -659,7 +664,7 @@ def test_hot_seat_hides_the_hands_between_people():
 
     async def script(pilot: Pilot[None]) -> None:
         screen = table(app)
-        await until(pilot, lambda: isinstance(app.screen, PassDeviceScreen))
+        await until(pilot, lambda: pass_screen_up(app))
         assert screen.viewer is None and screen.query_one(HandView).hidden
         assert "Player 1" in str(app.screen.query_one("#pass-title").render())
         await take_device(pilot)
@@ -667,7 +672,7 @@ def test_hot_seat_hides_the_hands_between_people():
         await pilot.press("d")  # Player 1 draws K♥, then plays 9♠
         assert "Player 1 draws 1 card (K♥)." in log_text(screen)
         await pilot.press("enter")
-        await until(pilot, lambda: isinstance(app.screen, PassDeviceScreen))
+        await until(pilot, lambda: pass_screen_up(app))
         assert screen.query_one(HandView).hidden
         await take_device(pilot)
         await until(pilot, lambda: isinstance(app.screen, TableScreen) and screen.viewer == 1)
@@ -694,7 +699,7 @@ def test_hot_seat_a_key_pressed_while_the_computers_play_does_not_show_the_next_
         early = events.Key("enter", "\r")  # typed now, delivered once the pass screen is ready
         await pilot.press("enter", "space")  # hurrying the computer along
         held.go.set()
-        await until(pilot, lambda: isinstance(app.screen, PassDeviceScreen))
+        await until(pilot, lambda: pass_screen_up(app))
         await pilot.press("enter", "space", "enter")  # right as the pass screen appears
         await pilot.click("#ready")  # a click before it is ready does nothing either
         await pilot.pause()
