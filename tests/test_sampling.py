@@ -26,12 +26,33 @@ def test_a_forced_draw_shows_the_drawer_held_nothing_that_matched():
     assert game.to_act == 1
     constraints = draw_constraints(view(game, 1))
     assert set(constraints) == {0}
-    mask, need = constraints[0]
+    [(mask, need)] = constraints[0]
     assert need == 3  # the three cards held at the draw; the drawn card is unconstrained
     held_then = possible(mask)
     assert {"4C", "5C", "9D", "KD", "2S"} <= held_then
     assert not {"AH", "KH", "7C", "7S", "8D", "8S"} & held_then
     assert draw_constraints(view(game, 0)) == {}  # nothing to infer about one's own hand
+
+
+def test_cards_held_through_two_forced_draws_matched_neither():
+    game = scripted("action", ["4C 5C 9D", "7S 6S 5S"], "7H", "KD 6D 3S AD", dealer=1)
+    game.play("draw", seat=0)  # nothing matches 7H: draws KD, which does not either
+    game.play("play 7S", seat=1)
+    game.play("draw", seat=0)  # nothing matches 7S: draws 6D, which does not either
+    game.play("play 6S", seat=1)
+    game.play("play 6D", seat=0)
+    layers = draw_constraints(view(game, 1))[0]
+    assert [need for _, need in layers] == [2, 1]  # 6D was laid: 2 of the first hand are left at least
+    oldest, newest = (possible(mask) for mask, _ in layers)
+    assert not {"AH", "AS", "7C", "8D"} & oldest  # cards held at both draws matched neither
+    assert {"4C", "9D", "QD"} <= oldest
+    assert "AH" in newest and not {"AS", "7C"} & newest  # KD, drawn at the first, matched only 7H
+    worlds = Worlds(view(game, 1), random.Random(2))
+    for _ in range(200):
+        hand = worlds.deal().hands[0]
+        assert len(hand) == 4
+        assert sum(1 for c in hand if str(Card(c)) in oldest) >= 2
+        assert sum(1 for c in hand if str(Card(c)) in newest) >= 3
 
 
 def test_a_draw_at_will_shows_nothing():
@@ -45,18 +66,18 @@ def test_a_draw_to_follow_shows_only_that_no_follow_me_card_was_held():
     game.play("play 3H", seat=1)
     game.play("draw", seat=1)  # no heart and no 8 to follow the 3
     constraints = draw_constraints(view(game, 2))
-    mask, need = constraints[1]
+    [(mask, need)] = constraints[1]
     held_then = possible(mask)
     assert {"3C", "7C", "5C"} <= held_then  # a 3 or a 7 in another suit does not follow
     assert not {"AH", "9H", "8C"} & held_then
     game.play("play 9H", seat=1)
-    assert draw_constraints(view(game, 2))[1][1] == need - 1  # a card laid since may be one held then
+    assert draw_constraints(view(game, 2))[1][0][1] == need - 1  # a card laid since may be one held then
 
 
 def test_cards_that_may_be_held_back_stay_possible_after_a_draw():
     game = scripted("baby-eating", ["8C 4S", "5D 6S"], "7H", "KS QS JD", dealer=1)
     game.play("draw", seat=0)  # only the 8 plays, and an 8 may be held back
-    mask, need = draw_constraints(view(game, 1))[0]
+    [(mask, need)] = draw_constraints(view(game, 1))[0]
     held_then = possible(mask)
     assert {"8C", "8D", "KH", "GJ", "JK", "4S"} <= held_then
     assert not {"AH", "7C", "2H"} & held_then
@@ -77,7 +98,7 @@ def test_sampled_worlds_respect_a_forced_draw():
     game = scripted("action", ["4C 5C 9D", "5D 6S 9S", "9C JC 3D"], "7H", "KS QS JD AD 2C 3C", dealer=2)
     game.play("draw", seat=0)
     seen = view(game, 1)
-    mask, need = draw_constraints(seen)[0]
+    [(mask, need)] = draw_constraints(seen)[0]
     worlds = Worlds(seen, random.Random(1))
     for _ in range(200):
         hand = worlds.deal().hands[0]

@@ -96,12 +96,15 @@ class Worlds:
             fixed.append(keep)
             sizes.append(len(hand) - len(keep))
         hidden.extend(template.stock)
-        #: Seats whose older cards cannot be among those playable at their last forced draw.
-        constraints = [
-            (seat, mask, min(need, sizes[seat]))
-            for seat, (mask, need) in (draw_constraints(view) if infer else {}).items()
-            if sizes[seat]
-        ]
+        #: Cards of other seats that cannot be among those playable at their forced draws: per seat,
+        #: the oldest cards first (ruled out by the most draws).
+        constraints = []
+        for seat, layers in (draw_constraints(view) if infer else {}).items():
+            room = sizes[seat]
+            for mask, need in layers:
+                if room > 0:
+                    constraints.append((seat, mask, min(need, room)))
+                    room -= need
         # The tightest first, so that a greedy deal rarely runs short of allowed cards.
         constraints.sort(key=lambda x: sum(1 for c in hidden if not x[1][c]) - x[2])
         self.constraints = constraints

@@ -53,27 +53,32 @@ def known_cards(view: View) -> dict[int, Counter[Card]]:
     return {seat: +cards for seat, cards in known.items() if seat != view.seat}
 
 
-def draw_constraints(view: View) -> dict[int, tuple[bytes, int]]:
+def draw_constraints(view: View) -> dict[int, list[tuple[bytes, int]]]:
     """What the seat can infer from the others' forced draws this round.
 
     A forced draw is public: it shows that the drawer held no card that matched (or
-    followed), but for cards that may be held back (``CardsDrawn.lacking``). For each
-    other seat, from its last such draw: a mask of the cards it cannot have held
-    then, and how many of its cards still come from that hand (its size then, less
-    the cards it has laid since). A blind swap, the Suicide King and the Guarantee
-    Joker make a hand unknown again.
+    followed), but for cards that may be held back (``CardsDrawn.lacking``). A card
+    still held now that was already held at several forced draws matched none of
+    them. For each other seat, layers from its oldest forced draw to its last: a
+    mask of the cards its cards of that layer cannot be (every draw since, the
+    layer's included, ruled them out), and how many of its cards come from that
+    layer at least (the hand's size at the draw, less the cards laid since and the
+    older layers). A blind swap, the Suicide King and the Guarantee Joker make a
+    hand unknown again.
     """
     seat_me = view.seat
     t = tables_for(view.rules)
     exempt = t.exempt if t.has_exempt else None
     counts = [0] * view.players
-    found: dict[int, tuple[bytes, int, int]] = {}  # seat: (mask, cards then, laid since)
+    # seat: one (mask, cards then) per forced draw, oldest first, and the cards laid since each
+    found: dict[int, list[tuple[bytes, int]]] = {}
+    since: dict[int, list[int]] = {}
 
     def laid(seat: int, k: int) -> None:
         counts[seat] -= k
-        if seat in found:
-            mask, then, since = found[seat]
-            found[seat] = (mask, then, since + k)
+        laid_since = since.get(seat, [])
+        for i in range(len(laid_since)):
+            laid_since[i] += k
 
     for event in view.history:
         if isinstance(event, CardPlayed):
@@ -84,24 +89,44 @@ def draw_constraints(view: View) -> dict[int, tuple[bytes, int]]:
             if event.lacking >= 0:
                 row = t.match[event.lacking]
                 mask = bytes(row) if exempt is None else bytes(r and not x for r, x in zip(row, exempt, strict=True))
-                found[event.seat] = (mask, counts[event.seat], 0)
+                found.setdefault(event.seat, []).append((mask, counts[event.seat]))
+                since.setdefault(event.seat, []).append(0)
             counts[event.seat] += event.count
         elif isinstance(event, RoundStarted):
             counts = [event.hand_size] * view.players
             found.clear()
+            since.clear()
         elif isinstance(event, CardsSwapped):
-            found.pop(event.seat, None)
-            found.pop(event.target, None)
+            for seat in (event.seat, event.target):
+                found.pop(seat, None)
+                since.pop(seat, None)
         elif isinstance(event, SuicideKing):
             counts = [view.rules.deal] * view.players
             found.clear()
+            since.clear()
         elif isinstance(event, GuaranteeJoker):
             return {}
-    return {
-        seat: (mask, then - since)
-        for seat, (mask, then, since) in found.items()
-        if seat != seat_me and then - since > 0
-    }
+    out: dict[int, list[tuple[bytes, int]]] = {}
+    for seat, draws in found.items():
+        if seat == seat_me:
+            continue
+        # Each draw's mask joins every older draw's: the newest first.
+        unions: list[bytes] = []
+        union = bytes(len(draws[0][0]))
+        for mask, _ in reversed(draws):
+            union = bytes(a or b for a, b in zip(union, mask, strict=True))
+            unions.append(union)
+        unions.reverse()
+        layers: list[tuple[bytes, int]] = []
+        older = 0  # cards counted in older layers
+        for union, (_, then), gone in zip(unions, draws, since[seat], strict=True):
+            held = then - gone
+            if held > older:
+                layers.append((union, held - older))
+                older = held
+        if layers:
+            out[seat] = layers
+    return out
 
 
 def sample(view: View, rng: random.Random) -> Game:
