@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import random
 
-from eights.bots.ismcts import Worlds
-from eights.cards import Card
+from eights.bots.ismcts import Worlds, named_suits
+from eights.cards import Card, Suit
 from eights.engine import view
 from eights.engine.sampling import draw_constraints
 from tests.scripting import scripted
@@ -104,3 +104,16 @@ def test_sampled_worlds_respect_a_forced_draw():
         hand = worlds.deal().hands[0]
         assert len(hand) == 4
         assert sum(1 for c in hand if mask[c]) <= len(hand) - need
+
+
+def test_a_suit_just_named_is_read_as_one_its_namer_holds():
+    game = scripted("action", ["8C 4C 5H 9D", "5D 6S 9S 7S"], "7D", "KS QS JD AD 2C 3C", dealer=1)
+    game.play("play 8C", seat=0)
+    game.play("suit H", seat=0)
+    assert named_suits(view(game, 1)) == {0: int(Suit.HEARTS)}
+    assert named_suits(view(game, 0)) == {}  # one's own hand is known, not guessed
+    worlds = Worlds(view(game, 1), random.Random(3))
+    assert all(any(c.suit == Suit.HEARTS for c in worlds.deal().hands[0]) for _ in range(200))
+    game.play("draw", seat=1)  # no heart, no 8: draws KS, which does not play
+    game.play("play 5H", seat=0)
+    assert named_suits(view(game, 1)) == {}  # it has laid a card since: the heart may be gone

@@ -6,7 +6,9 @@ iteration
 
 1. deals a world consistent with the view (``Worlds``, a resampler built on
    ``eights.engine.sampling.sample``: the seat's own hand, the table and every
-   card it knows the place of are exact; the unseen cards are dealt at random);
+   card it knows the place of are exact; the unseen cards are dealt at random,
+   but for what the others' forced draws showed they lacked, and a card of the
+   suit a player has just named, as a player would read it);
 2. walks one tree shared by every world, keyed by the actions taken from the root
    and the seat to act after each (so out-of-turn choices, jack drops and burying,
    sit in the tree like any other); at each node it picks, among the actions legal
@@ -41,6 +43,15 @@ from eights.bots.heuristic import HeuristicBot
 from eights.cards import SUITS, Card
 from eights.engine import Action, View
 from eights.engine.actions import NAME_SUIT, Play
+from eights.engine.events import (
+    CardPlayed,
+    CardsDrawn,
+    CardsSwapped,
+    JackDropped,
+    RoundStarted,
+    SuicideKing,
+    SuitNamed,
+)
 from eights.engine.game import Game
 from eights.engine.sampling import draw_constraints, known_cards, sample
 from eights.engine.tables import tables_for
@@ -96,11 +107,17 @@ class Worlds:
             fixed.append(keep)
             sizes.append(len(hand) - len(keep))
         hidden.extend(template.stock)
-        #: Cards of other seats that cannot be among those playable at their forced draws: per seat,
-        #: the oldest cards first (ruled out by the most draws).
+        sizes_left = sizes[:]
+        #: (seat, mask of the cards ruled out, how many of its cards): one card of the suit a seat
+        #: just named; then cards that cannot be among those playable at its forced draws, the
+        #: oldest first (ruled out by the most draws).
         constraints = []
+        for seat, suit in (named_suits(view) if infer else {}).items():
+            if sizes[seat]:
+                constraints.append((seat, bytes(SUITS[c] != suit for c in range(len(SUITS))), 1))
+                sizes_left[seat] -= 1
         for seat, layers in (draw_constraints(view) if infer else {}).items():
-            room = sizes[seat]
+            room = sizes_left[seat]
             for mask, need in layers:
                 if room > 0:
                     constraints.append((seat, mask, min(need, room)))
@@ -171,7 +188,8 @@ class ISMCTSBot:
         least one is needed). ``depth`` cuts rollouts after that many actions and scores the
         hands instead. ``points_weight`` is the share of a round's reward that comes from
         its points, where the match is scored over several rounds. ``infer`` deals the others'
-        hands knowing what their forced draws showed (``draw_constraints``). ``trust`` keeps
+        hands knowing what their forced draws showed (``draw_constraints``) and, as players
+        do, reading a suit just named as one its namer holds (``named_suits``). ``trust`` keeps
         the normal player's choice unless the action searched most scored better by that many
         standard errors, both having been searched (None: always take the action searched most).
         """
@@ -354,6 +372,28 @@ class ISMCTSBot:
         self.last_iterations = done
         self._last_root = root
         return root
+
+
+def named_suits(view: View) -> dict[int, int]:
+    """The suit each other seat named at its last move, if it named one: a player names a suit it holds.
+
+    A model of players, not a fact (the random player names any suit): it holds until the
+    seat lays a card or draws for its turn.
+    """
+    named: dict[int, int] = {}
+    for event in view.history:
+        kind = type(event)
+        if kind is SuitNamed:
+            named[event.seat] = int(event.suit)  # type: ignore[attr-defined]
+        elif kind is CardPlayed or kind is JackDropped or (kind is CardsDrawn and event.reason == "draw"):  # type: ignore[attr-defined]
+            named.pop(event.seat, None)  # type: ignore[attr-defined]
+        elif kind is CardsSwapped:
+            named.pop(event.seat, None)  # type: ignore[attr-defined]
+            named.pop(event.target, None)  # type: ignore[attr-defined]
+        elif kind is RoundStarted or kind is SuicideKing:
+            named.clear()
+    named.pop(view.seat, None)  # type: ignore[arg-type]
+    return named
 
 
 def _clearly_better(edge: list | None, other: list | None, z: float) -> bool:
