@@ -27,6 +27,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from eights.bots.base import Hint
+from eights.bots.turnplan import TurnPlanner, describe, plannable
 from eights.cards import RANKS, SUITS, Card, Suit
 from eights.engine import Action, View
 from eights.engine.actions import Bury, ChoosePlayer, Draw, NameSuit, Pass, Play
@@ -113,6 +114,8 @@ class HeuristicBot:
         s = self._situation(view)
         phase = view.phase
         if phase == "name_suit":
+            if plannable(view.rules, s.n):
+                return self._plan(s)
             return self._name_suit(s)
         if phase == "choose_draw":
             return self._choose_target(s, "draw")
@@ -124,7 +127,25 @@ class HeuristicBot:
             return self._drop_jack(s)
         if len(legal) == 1:
             return legal[0], _only_reason(legal[0])
+        if plannable(view.rules, s.n) and not view.chain and phase in ("play", "play_drawn"):
+            return self._plan(s)
         return self._play(s)
+
+    def _plan(self, s: Situation) -> tuple[Action, str]:
+        """Two players, first out wins: the best line of the whole turn (``eights.bots.turnplan``)."""
+        view = s.view
+        action, plan = TurnPlanner(view, self.rng, s.voids.get(1 - s.me, set())).best(view.legal)
+        line = describe(plan, action)
+        if plan.ending is None:
+            return action, f"{line}: you go out"
+        chance = f"about {plan.win_chance:.0%} to win"
+        if plan.feature("they_cannot_follow") >= 0.5:
+            return action, f"{line}: the other player likely holds nothing that follows ({chance})"
+        if isinstance(action, Pass) and view.drawn is not None and s.t.wild[view.drawn]:
+            return action, f"{line}: keep the 8 for when nothing else plays ({chance})"
+        if len(plan.actions) > 1 and isinstance(plan.actions[1], Play):
+            return action, f"{line}: you play again at once ({chance})"
+        return action, f"{line}: the best hand to keep ({chance})"
 
     def _situation(self, view: View) -> Situation:
         assert view.seat is not None

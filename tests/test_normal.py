@@ -1,0 +1,67 @@
+"""The normal player's turn planner (two players, the first out wins): scripted positions."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from eights.bots import HeuristicBot
+from eights.bots.turnplan import FEATURES, WEIGHTS, TurnPlanner, plannable
+from eights.cards import Suit
+from eights.engine import view
+from eights.engine.actions import NameSuit, Play
+from eights.rules import load_preset
+from tests.scripting import scripted
+
+
+@pytest.mark.parametrize(
+    ("preset", "players", "options", "planned"),
+    [
+        ("classic", 2, [], True),
+        ("action", 2, [], True),
+        ("action", 2, ["stacking=true"], True),
+        ("action", 3, [], False),  # the next player is not the only other
+        ("action", 2, ["score_keeping=true"], False),  # points decide
+        ("race", 2, [], False),  # points decide
+        ("derange", 2, [], False),
+        ("baby-eating", 2, [], False),  # effects the planner does not weigh
+    ],
+)
+def test_the_planner_plays_two_player_hands_where_the_first_out_wins(preset, players, options, planned):
+    assert plannable(load_preset(preset).with_options(options), players) is planned
+
+
+def test_every_feature_has_a_weight():
+    assert len(FEATURES) == len(WEIGHTS)
+
+
+def test_the_planner_lays_the_queen_first_to_go_out_in_one_turn():
+    # 5S first leaves the QS for another turn; QS first skips the other player and 5S goes out.
+    game = scripted("action", ["5S QS", "4H 6H"], "3S", "7C 7D 9C 9D", dealer=1)
+    seen = view(game, 0)
+    action, reason = HeuristicBot(1).decide(seen)
+    assert action == Play("QS")
+    assert reason == "play Q♠, then 5♠: you go out"
+
+
+def test_the_planner_names_the_suit_it_holds_after_a_wild():
+    game = scripted("action", ["8C 5H 6H 9D", "4S 6S 7S 10S"], "3S", "7C 7D 9C KD", dealer=1)
+    game.play("8C", 0)
+    seen = view(game, 0)
+    assert seen.phase == "name_suit"
+    action, reason = HeuristicBot(1).decide(seen)
+    assert action == NameSuit(Suit.HEARTS)
+    assert reason.startswith("name hearts: ")
+
+
+def test_a_line_ends_where_the_turn_passes_and_draws_cost_a_card():
+    game = scripted("action", ["5S QS 9H", "4H 6H 7H"], "3S", "7C 7D 9C 9D", dealer=1)
+    seen = view(game, 0)
+    planner = TurnPlanner(seen, random.Random(1), set())
+    action, plan = planner.best(seen.legal)
+    # QS gives another turn; 5S then ends it with one card left (9H cannot follow a spade).
+    assert action == Play("QS")
+    assert list(plan.actions) == [Play("QS"), Play("5S")]
+    assert plan.feature("cards") == 1 and plan.feature("one_card") == 1
+    assert 0 < plan.win_chance < 1
