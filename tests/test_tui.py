@@ -766,7 +766,7 @@ def test_the_setup_screen_starts_the_game_it_describes():
         screen.query_one("#preset").value = "derange"
         await until(pilot, lambda: bool(screen.query("#opt-short_rounds-2")))
         screen.query_one("#players").value = 3
-        await until(pilot, lambda: bool(screen.query("#seat-2-3")))
+        await until(pilot, lambda: bool(screen.query("#seat-2-3 #label")))  # mounted, not only composed
         screen.query_one("#seat-2-3").value = "hard"
         screen.query_one("#opt-short_rounds-3").value = "true"
         screen.query_one("#seed").value = "42"
