@@ -16,6 +16,10 @@ It scores each legal action with a few rules of thumb a good player uses:
 - name its longest suit, pick the 5's and the 7's targets, drop its jacks in a
   useful order and bury the card it least wants.
 
+In two-player hands where the first out wins (``classic``, ``action``), where a
+skip, reverse or draw card gives another turn, it plans the whole turn instead and
+weighs where each line ends (``eights.bots.turnplan``).
+
 Every choice comes with a reason a player can read (``hint``). The bot is seeded
 and uses its own ``random.Random`` only to break exact ties.
 """
