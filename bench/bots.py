@@ -19,7 +19,9 @@ games: both seats are such bots and play each game to its end. Every decision wi
 than one legal action is timed (``time.perf_counter`` around ``bot.choose(view)``; the view
 is built outside the timer) until ``--decisions`` (default 100) are timed; simulations per
 second = the sum of ``bot.last_iterations`` over the sum of those times. A simulation is
-one sampled deal, one walk down the tree and one rollout to the end of the round.
+one sampled deal, one walk down the tree and one rollout to the end of the round, or
+(the second half of the budget) one play-out of the paired test: a sampled deal played
+to the end of the round after one of the compared moves.
 
 (b) OpenSpiel: ``open_spiel.python.algorithms.ismcts.ISMCTSBot`` with
 ``mcts.RandomRolloutEvaluator(n_rollouts=1)``, ``uct_c=2``, ``max_simulations=N`` (the same
