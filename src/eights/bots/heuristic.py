@@ -117,8 +117,9 @@ class HeuristicBot:
             raise ValueError(f"seat {view.seat} has nothing to do: it is seat {view.to_act}'s turn")
         s = self._situation(view)
         phase = view.phase
+        planned = plannable(view.rules, s.n)
         if phase == "name_suit":
-            if plannable(view.rules, s.n):
+            if planned:
                 return self._plan(s)
             return self._name_suit(s)
         if phase == "choose_draw":
@@ -131,7 +132,7 @@ class HeuristicBot:
             return self._drop_jack(s)
         if len(legal) == 1:
             return legal[0], _only_reason(legal[0])
-        if plannable(view.rules, s.n) and not view.chain and phase in ("play", "play_drawn"):
+        if planned and not view.chain and phase in ("play", "play_drawn"):
             return self._plan(s)
         return self._play(s)
 

@@ -29,6 +29,7 @@ import math
 import random
 from collections import Counter
 from dataclasses import dataclass
+from functools import lru_cache
 
 from eights.cards import RANKS, SUITS
 from eights.engine import Action, View
@@ -84,10 +85,13 @@ WEIGHTS = (
 WON = 50.0
 #: Card effects the planner knows how to weigh; rule sets with others keep the plain rules of thumb.
 _PLANNED_KINDS = frozenset(("wild", "skip", "reverse", "draw", "chain"))
+#: Positions in a compiled effect of the kinds that give another turn with two players (free cards).
+_FREE = tuple(KINDS.index(kind) for kind in ("skip", "reverse", "draw", "chain"))
 #: How many cards a turn may lay before the planner stops looking further.
 _DEPTH = 12
 
 
+@lru_cache(maxsize=64)
 def plannable(rules: RuleSet, players: int) -> bool:
     """Whether the planner plays this game: two players, the first out wins, plain action cards."""
     if players != 2 or rules.points_decide(players):
@@ -201,7 +205,7 @@ class TurnPlanner:
                 continue
             suits.add(SUITS[card])
             effect = t.effect[card]
-            if effect is not None and (effect[1] or effect[2] or effect[3] or effect[4]):
+            if effect is not None and any(effect[i] for i in _FREE):
                 free += 1
         can_follow = any(match[c] for c in hand)
         pairs = len(hand) - len({RANKS[c] for c in hand})
