@@ -7,7 +7,7 @@ import random
 import pytest
 
 from eights.bots import HeuristicBot
-from eights.bots.turnplan import FEATURES, WEIGHTS, TurnPlanner, plannable
+from eights.bots.turnplan import FEATURES, TURN_END_WEIGHTS, WEIGHTS, TurnPlanner, plannable, weights_for
 from eights.cards import Suit
 from eights.engine import view
 from eights.engine.actions import NameSuit, Play
@@ -33,7 +33,28 @@ def test_the_planner_plays_two_player_hands_where_the_first_out_wins(preset, pla
 
 
 def test_every_feature_has_a_weight():
-    assert len(FEATURES) == len(WEIGHTS)
+    assert len(FEATURES) == len(WEIGHTS) == len(TURN_END_WEIGHTS)
+
+
+@pytest.mark.parametrize(
+    ("preset", "weights"),
+    [("classic", TURN_END_WEIGHTS), ("action", WEIGHTS), ("race", WEIGHTS), ("baby-eating", WEIGHTS)],
+)
+def test_the_refined_weights_play_where_a_card_gives_another_turn(preset, weights):
+    assert weights_for(load_preset(preset)) is weights
+
+
+def test_the_refined_weights_name_a_suit_it_can_follow_without_its_other_8():
+    # After 8C the hand is 8H 3D, and the other player seems to hold no hearts. Hearts
+    # would leave it following with its last 8 at best; diamonds leaves it the 3.
+    game = scripted("action", ["8C 8H 3D", "4C 6C 2C"], "7C", "9S 2S 3S JS KS", dealer=1)
+    game.play("8C", 0)
+    seen = view(game, 0)
+    hearts = {int(Suit.HEARTS)}
+    action, plan = TurnPlanner(seen, random.Random(1), hearts, WEIGHTS).best(seen.legal)
+    assert action == NameSuit(Suit.DIAMONDS)
+    assert plan.feature("follows_plainly") == 1
+    assert TurnPlanner(seen, random.Random(1), hearts, TURN_END_WEIGHTS).best(seen.legal)[0] == NameSuit(Suit.HEARTS)
 
 
 def test_the_planner_lays_the_queen_first_to_go_out_in_one_turn():

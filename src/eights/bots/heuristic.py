@@ -98,8 +98,10 @@ class HeuristicBot:
     extra_turn = 0.5
     suit_weight = 0.35
 
-    def __init__(self, seed: int | None = None) -> None:
+    def __init__(self, seed: int | None = None, weights: tuple[float, ...] | None = None) -> None:
         self.rng = random.Random(seed)
+        #: The turn planner's weights; None for ``eights.bots.turnplan.weights_for`` the rules.
+        self.weights = weights
 
     def choose(self, view: View) -> Action:
         return self.decide(view)[0]
@@ -139,7 +141,7 @@ class HeuristicBot:
     def _plan(self, s: Situation) -> tuple[Action, str]:
         """Two players, first out wins: the best line of the whole turn (``eights.bots.turnplan``)."""
         view = s.view
-        action, plan = TurnPlanner(view, self.rng, s.voids.get(1 - s.me, set())).best(view.legal)
+        action, plan = TurnPlanner(view, self.rng, s.voids.get(1 - s.me, set()), self.weights).best(view.legal)
         line = describe(plan, action)
         if plan.ending is None:
             return action, f"{line}: you go out"
