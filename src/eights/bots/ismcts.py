@@ -28,13 +28,12 @@ each difference. The best rival replaces the normal player's move only where its
 gain exceeds ``trust`` standard errors of those paired differences; otherwise the
 normal player's move stands. These games are mostly luck, and a few thousand deals
 compared unpaired cannot tell apart moves whose chances differ by a point or two
-(against the normal player in 2-player action: the tree's means compared unpaired won
-57.5% of 200 games at 2000 simulations, the paired test 59.5% of 400 at 3000, on the
-deals of seed 7). Budgets: a time limit per
-decision (``seconds``), a count of simulations, tree iterations and paired play-outs
-together (``iterations``), or both (whichever ends
-first). A decision with one legal action returns at once. All randomness comes
-from the bot's own ``random.Random(seed)``.
+(against the normal player with its turn-end weights in 2-player action: the tree's
+means compared unpaired won 57.5% of 200 games at 2000 simulations, the paired test
+59.5% of 400 at 3000, on the deals of seed 7). Budgets: a time limit per decision
+(``seconds``), a count of simulations, tree iterations and paired play-outs together
+(``iterations``), or both (whichever ends first). A decision with one legal action
+returns at once. All randomness comes from the bot's own ``random.Random(seed)``.
 """
 
 from __future__ import annotations
