@@ -48,6 +48,7 @@ from eights.engine import Action, Game, view
 from eights.rules import RuleSet, load_preset
 from eights.simulate import bot_seed, game_seed
 
+#: The shipped weight sets, by the name ``--weights`` gives them.
 SHIPPED = {"turn-end": TURN_END_WEIGHTS, "refined": WEIGHTS}
 #: Where a choice's actions are compared: the planner's phases, outside a chain of 2s.
 PHASES = ("play", "play_drawn", "name_suit")
