@@ -42,7 +42,7 @@ from eights.engine import Action, View
 from eights.engine.actions import Draw, NameSuit, Pass, Play
 from eights.engine.game import Game
 from eights.engine.sampling import sample
-from eights.engine.tables import KINDS, Tables, tables_for
+from eights.engine.tables import KINDS, Effect, Tables, tables_for
 from eights.rules import RuleSet
 
 #: The features of a turn's end, in the order of ``WEIGHTS``.
@@ -145,8 +145,12 @@ def plannable(rules: RuleSet, players: int) -> bool:
 def weights_for(rules: RuleSet) -> tuple[float, ...]:
     """``WEIGHTS`` where a card gives another turn with two players, else ``TURN_END_WEIGHTS``."""
     t = tables_for(rules)
-    free = any(effect is not None and any(effect[i] for i in _FREE) for effect in t.effect)
-    return WEIGHTS if free else TURN_END_WEIGHTS
+    return WEIGHTS if any(_gives_another_turn(effect) for effect in t.effect) else TURN_END_WEIGHTS
+
+
+def _gives_another_turn(effect: Effect | None) -> bool:
+    """Whether a card of this compiled effect gives its player another turn with two players (D26)."""
+    return effect is not None and any(effect[i] for i in _FREE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -259,8 +263,7 @@ class TurnPlanner:
                 wilds += 1
                 continue
             suits.add(SUITS[card])
-            effect = t.effect[card]
-            if effect is not None and any(effect[i] for i in _FREE):
+            if _gives_another_turn(t.effect[card]):
                 free += 1
         can_follow = plainly = False
         for c in hand:
