@@ -19,6 +19,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from eights.bots import LEVELS, HeuristicBot, Hint, ISMCTSBot, RandomBot, make_bot
+from eights.cards import Card
 from eights.engine import Game, View, view
 from eights.engine.actions import Draw, Play
 from eights.engine.game import PHASES
@@ -454,3 +455,30 @@ def test_a_search_too_short_to_try_the_normal_players_move_keeps_it():
     for seed in range(6):
         once = ISMCTSBot(seed, seconds=None, iterations=1, trust=1.0)
         assert once.choose(seen) == HeuristicBot(seed).choose(seen)
+
+
+def test_the_tree_and_the_paired_test_deal_every_world_from_the_bots_dealer():
+    # One place deals the worlds (a yardstick can give the search other worlds there), and
+    # every world it deals keeps the seat's own hand and the table of the view.
+    seen = several_choices()
+    dealt: list[tuple[list[Card], list[Card]]] = []  # the seat's hand and the discard pile, as dealt
+
+    class Counting(ISMCTSBot):
+        def worlds(self, view: View) -> Any:
+            dealer = super().worlds(view)
+            deal = dealer.deal
+
+            def recorded() -> Game:
+                world = deal()
+                dealt.append((sorted(world.hands[seen.seat]), world.discard[:]))
+                return world
+
+            return types.SimpleNamespace(deal=recorded)
+
+    b = Counting(3, seconds=None, iterations=200)
+    b.guide.decide = lambda v: (v.legal[-1], "the last")  # a move the search will test rivals against
+    b.choose(seen)
+    assert b.last_duel is not None
+    duel_deals = b.last_duel[0][3]
+    assert len(dealt) == 100 + duel_deals
+    assert dealt == [(sorted(seen.hand), list(seen.discard))] * len(dealt)

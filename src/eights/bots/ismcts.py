@@ -291,10 +291,14 @@ class ISMCTSBot:
 
     # ----- the search ---------------------------------------------------------------------
 
+    def worlds(self, view: View) -> Worlds:
+        """The dealer of the worlds the search plays in: every one consistent with ``view``."""
+        return Worlds(view, self.rng, self.infer)
+
     def search(self, view: View, iterations: int | None, seconds: float | None) -> dict[Action, list]:
         """Search the tree from ``view`` for that many iterations or seconds; the root's edges by action."""
         rng = self.rng
-        worlds = Worlds(view, rng, self.infer)
+        worlds = self.worlds(view)
         n = view.players
         reward = _Reward(view.rules, n, self.points_weight)
         c = self.c
@@ -391,7 +395,7 @@ class ISMCTSBot:
         ``rollouts`` bounds the play-outs (one per action and deal), ``deadline`` the time.
         """
         rng = self.rng
-        worlds = Worlds(view, rng, self.infer)
+        worlds = self.worlds(view)
         me = view.seat
         assert me is not None
         reward = _Reward(view.rules, view.players, self.points_weight)
