@@ -145,10 +145,10 @@ def plannable(rules: RuleSet, players: int) -> bool:
 def weights_for(rules: RuleSet) -> tuple[float, ...]:
     """``WEIGHTS`` where a card gives another turn with two players, else ``TURN_END_WEIGHTS``."""
     t = tables_for(rules)
-    return WEIGHTS if any(_gives_another_turn(effect) for effect in t.effect) else TURN_END_WEIGHTS
+    return WEIGHTS if any(gives_another_turn(effect) for effect in t.effect) else TURN_END_WEIGHTS
 
 
-def _gives_another_turn(effect: Effect | None) -> bool:
+def gives_another_turn(effect: Effect | None) -> bool:
     """Whether a card of this compiled effect gives its player another turn with two players (D26)."""
     return effect is not None and any(effect[i] for i in _FREE)
 
@@ -263,7 +263,7 @@ class TurnPlanner:
                 wilds += 1
                 continue
             suits.add(SUITS[card])
-            if _gives_another_turn(t.effect[card]):
+            if gives_another_turn(t.effect[card]):
                 free += 1
         can_follow = plainly = False
         for c in hand:
