@@ -6,10 +6,10 @@ import random
 
 import pytest
 
-from eights.bots import HeuristicBot
+from eights.bots import HeuristicBot, RandomBot
 from eights.bots.turnplan import FEATURES, TURN_END_WEIGHTS, WEIGHTS, TurnPlanner, plannable, weights_for
 from eights.cards import Card, Suit
-from eights.engine import view
+from eights.engine import Game, view
 from eights.engine.actions import Draw, NameSuit, Pass, Play
 from eights.rules import load_preset
 from tests.scripting import scripted
@@ -100,3 +100,28 @@ def test_a_drawn_card_that_gives_another_turn_is_played_not_kept(drawn):
     assert TurnPlanner(seen, random.Random(1), set()).best(seen.legal)[0] == Pass()
     card = Card(drawn)
     assert HeuristicBot(1).decide(seen) == (Play(drawn), f"play the drawn {card.pretty()}: it gives you another turn")
+
+
+@pytest.mark.parametrize("preset", ["classic", "action"])
+def test_after_a_wild_the_normal_player_names_a_suit_it_holds(preset):
+    # The plan alone sometimes names a suit the other seems to lack though the hand holds
+    # none of it; the normal player names one of its own (74.3% against 74.0% of 8000 action
+    # games against the random player, 87.8% against 87.7% in classic).
+    rules = load_preset(preset)
+    named = overruled = 0
+    for seed in range(300):
+        game = Game(rules, 2, seed, log=True)
+        bots = [HeuristicBot(seed), RandomBot(seed + 1)]
+        while not game.is_over:
+            seat = game.to_act
+            seen = view(game, seat)
+            action = bots[seat].choose(seen)
+            held = {card.suit for card in seen.hand if card.rank != 8}
+            if seat == 0 and seen.phase == "name_suit" and held:
+                assert isinstance(action, NameSuit) and action.suit in held
+                named += 1
+                voids = bots[0]._situation(seen).voids.get(1, set())
+                alone = TurnPlanner(seen, random.Random(seed), voids).best(seen.legal)[0]
+                overruled += alone.suit not in held  # type: ignore[attr-defined]
+            game.play(action, seat)
+    assert named > 50 and overruled > 0

@@ -18,10 +18,16 @@ It scores each legal action with a few rules of thumb a good player uses:
 
 In two-player hands where the first out wins (``classic``, ``action``), where a
 skip, reverse or draw card gives another turn, it plans the whole turn instead and
-weighs where each line ends (``eights.bots.turnplan``); a card it draws that follows
-and gives another turn it plays at once (the plan alone would often keep it, for a turn
-that ends in a draw: played at once, it won 74.0% and 73.8% of 8000 games of 2-player
-``action`` against the random player, where kept it won 73.6% and 73.1%).
+weighs where each line ends (``eights.bots.turnplan``), with two rules of thumb on
+top (each measured over 8000 games against the random player, on two sets of deals):
+
+- after a wild it names a suit it holds outside its wilds, when it holds one; the
+  plan alone sometimes named a suit the other seemed to lack that the hand lacked
+  too (``action``: 74.3% and 74.0%, where the plan alone won 74.0% and 73.8%;
+  ``classic``: 87.8% and 88.5% against 87.7% and 87.9%);
+- a card it draws that follows and gives another turn it plays at once; the plan
+  alone often kept it, the turn after it ending in a draw (``action``: 74.0% and
+  73.8% against 73.6% and 73.1%).
 
 Every choice comes with a reason a player can read (``hint``). The bot is seeded
 and uses its own ``random.Random`` only to break exact ties.
@@ -149,7 +155,12 @@ class HeuristicBot:
             for action in view.legal:
                 if isinstance(action, Play) and action.card == drawn:
                     return action, f"play the drawn {drawn.pretty()}: it gives you another turn"
-        action, plan = TurnPlanner(view, self.rng, s.voids.get(1 - s.me, set()), self.weights).best(view.legal)
+        legal = view.legal
+        if view.phase == "name_suit":
+            # Name a suit the hand holds outside its wilds, when it holds one.
+            held = {SUITS[c] for c in view.hand if not s.t.wild[c]}
+            legal = tuple(a for a in legal if isinstance(a, NameSuit) and a.suit in held) or legal
+        action, plan = TurnPlanner(view, self.rng, s.voids.get(1 - s.me, set()), self.weights).best(legal)
         line = describe(plan, action)
         if plan.ending is None:
             return action, f"{line}: you go out"
