@@ -77,7 +77,7 @@ def play(variant: str, against: str, iterations: int, seed: int, index: int, fai
     game = Game(rules, 2, game_seed(seed, index // 2))
     seeds = [bot_seed(game_seed(seed, index), seat) for seat in range(2)]
     if fair:
-        searcher: ISMCTSBot = make_bot("expert", seeds[mine], iterations=iterations)  # type: ignore[assignment]
+        searcher = ISMCTSBot(seeds[mine], seconds=None, iterations=iterations, name="expert")
     else:
         searcher = Omniscient(seeds[mine], iterations)
     bots = {mine: searcher, 1 - mine: make_bot(against, seeds[1 - mine])}
