@@ -9,13 +9,15 @@ What is measured. Seat 0 is the normal player; seat 1 is ``--opponent`` (normal,
 or both in turn). At every decision of seat 0 with more than one legal action, the
 search's resampler (``eights.bots.ismcts.Worlds``) deals ``--deals`` worlds from seat 0's
 view, once with its readings of the others' play (``infer=True``: what forced draws showed,
-a suit just named) and once without (``infer=False``: the unseen cards at random). For each
+a suit just named) and once without (``infer=False``: the unseen cards at random); and
+the search's belief (``eights.bots.belief.Belief``, which reads every move of seat 1 as the
+normal player's, kept up to date at each of these decisions) deals as many. For each
 of the four suits, the share of worlds in which seat 1 holds that suit is compared with
 seat 1's real hand; the score is the sum over the suits of the squared errors, averaged
 over decisions. Lower is better; 0 would be knowing which suits the hand holds.
 
-The easy player names suits at random, so against it the named-suit reading is a wrong
-model of the player: the comparison shows what that costs.
+The easy player names suits at random, so against it the named-suit reading and the
+belief's model are wrong models of the player: the comparison shows what that costs.
 """
 
 from __future__ import annotations
@@ -30,14 +32,15 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
 
-from eights.bots import make_bot
+from eights.bots import HeuristicBot, make_bot
+from eights.bots.belief import Belief, Dealer
 from eights.bots.ismcts import Worlds
 from eights.cards import SUITS
 from eights.engine import Game, view
 from eights.rules import PRESETS, load_preset
 
 
-def brier(worlds: Worlds, truth: set[int], deals: int) -> float:
+def brier(worlds: Dealer, truth: set[int], deals: int) -> float:
     """The suit-holding Brier score of ``deals`` worlds against the real suits ``truth``."""
     held = [0] * 4
     for _ in range(deals):
@@ -49,11 +52,12 @@ def brier(worlds: Worlds, truth: set[int], deals: int) -> float:
 def measure(variant: str, opponent: str, games: int, deals: int, seed: int) -> dict[str, Any]:
     rules = load_preset(variant)
     rng = random.Random(seed)
-    scores = {"inferred": 0.0, "uniform": 0.0}
+    scores = {"inferred": 0.0, "uniform": 0.0, "belief": 0.0}
     decisions = 0
     for g in range(games):
         game = Game(rules, 2, seed * 100_003 + g)
         bots = [make_bot("normal", 2 * g), make_bot(opponent, 2 * g + 1)]
+        belief = Belief(rng, HeuristicBot(2 * g), lambda seen: Worlds(seen, rng, True))
         while not game.is_over:
             seat = game.to_act
             seen = view(game, seat)
@@ -61,6 +65,8 @@ def measure(variant: str, opponent: str, games: int, deals: int, seed: int) -> d
                 truth = {SUITS[c] for c in game.hands[1] if SUITS[c] < 4}
                 scores["inferred"] += brier(Worlds(seen, rng, True), truth, deals)
                 scores["uniform"] += brier(Worlds(seen, rng, False), truth, deals)
+                belief.update(seen)
+                scores["belief"] += brier(belief, truth, deals)
                 decisions += 1
             game.play(bots[seat].choose(seen), seat)
     return {
@@ -68,6 +74,7 @@ def measure(variant: str, opponent: str, games: int, deals: int, seed: int) -> d
         "decisions": decisions,
         "brier_uniform": round(scores["uniform"] / decisions, 4),
         "brier_inferred": round(scores["inferred"] / decisions, 4),
+        "brier_belief": round(scores["belief"] / decisions, 4),
     }
 
 
@@ -85,7 +92,7 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--games and --deals must be at least 1")
     opponents = ["normal", "easy"] if args.opponent == "both" else [args.opponent]
     report = {
-        "benchmark": "suit-holding Brier score of the search's dealt worlds, with and without its readings",
+        "benchmark": "suit-holding Brier score of the search's dealt worlds: uniform, with its readings, its belief",
         "variant": args.variant,
         "players": 2,
         "games": args.games,

@@ -411,7 +411,8 @@ def test_a_move_that_wins_the_paired_test_replaces_the_normal_players_and_says_b
     seen = view(game, 0)
     out, draw = seen.legal
     b = ISMCTSBot(2, seconds=None, iterations=200)
-    b.guide.decide = lambda _view: (draw, "draw")  # a normal player that would not go out
+    normal = HeuristicBot(2).decide
+    b.guide.decide = lambda v: (draw, "draw") if v.seat == 0 else normal(v)  # a seat 0 that would not go out
     hint = b.hint(seen)
     [(rival, gain, _, deals)] = b.last_duel
     assert hint.action == out == rival

@@ -8,7 +8,9 @@ iteration
    ``eights.engine.sampling.sample``: the seat's own hand, the table and every
    card it knows the place of are exact; the unseen cards are dealt at random,
    but for what the others' forced draws showed they lacked, and a card of the
-   suit a player has just named, as a player would read it);
+   suit a player has just named, as a player would read it). In two-player hands
+   where the first out wins, the worlds come instead from a belief that reads every
+   move of the other player as the normal player's (``eights.bots.belief``);
 2. walks one tree shared by every world, keyed by the actions taken from the root
    and the seat to act after each (so out-of-turn choices, jack drops and burying,
    sit in the tree like any other); at each node it picks, among the actions legal
@@ -24,9 +26,11 @@ The decision is a paired test. Half the budget grows the tree; then the actions 
 visited most (``DUEL_RIVALS``) are played against the normal player's move on the
 same fresh deals, each deal played out once after each action with the same random
 choices afterwards (common random numbers), so the luck of the deal cancels out of
-each difference. The best rival replaces the normal player's move only where its mean
-gain exceeds ``trust`` standard errors of those paired differences; otherwise the
-normal player's move stands. These games are mostly luck, and a few thousand deals
+each difference; where the belief reads the other player, the normal player also
+plays that player's next turn in these play-outs, as the belief expects it to. The
+best rival replaces the normal player's move only where its mean gain exceeds
+``trust`` standard errors of those paired differences; otherwise the normal
+player's move stands. These games are mostly luck, and a few thousand deals
 compared unpaired cannot tell apart moves whose chances differ by a point or two
 (against the normal player with its turn-end weights in 2-player action: the tree's
 means compared unpaired won 57.5% of 200 games at 2000 simulations, the paired test
@@ -45,7 +49,9 @@ from collections import Counter
 from collections.abc import Callable
 
 from eights.bots.base import Hint
+from eights.bots.belief import Belief, Dealer
 from eights.bots.heuristic import HeuristicBot
+from eights.bots.turnplan import plannable
 from eights.cards import SUITS, Card
 from eights.engine import Action, View
 from eights.engine.actions import NAME_SUIT, Play
@@ -61,6 +67,7 @@ from eights.engine.events import (
 from eights.engine.game import Game
 from eights.engine.sampling import draw_constraints, known_cards, sample
 from eights.engine.tables import tables_for
+from eights.engine.views import view as view_of
 from eights.rules import RuleSet
 
 #: Default time per decision, in seconds.
@@ -193,6 +200,7 @@ class ISMCTSBot:
         points_weight: float = POINTS_WEIGHT,
         infer: bool = True,
         trust: float | None = TRUST,
+        model: bool = True,
         name: str = "hard",
     ) -> None:
         """``seconds`` and ``iterations`` bound each decision (None: no bound of that kind; at
@@ -203,7 +211,9 @@ class ISMCTSBot:
         do, reading a suit just named as one its namer holds (``named_suits``). ``trust`` keeps
         the normal player's choice unless a rival beat it on common deals by that many standard
         errors of the paired differences (None: no test, take the action searched most on the
-        whole budget).
+        whole budget). ``model``, in two-player hands where the first out wins, reads the other
+        player's moves as the normal player's (``eights.bots.belief``) and lets the normal player
+        play its next turn in the paired test.
         """
         if seconds is None and iterations is None:
             raise ValueError("a search needs a budget: seconds, iterations or both")
@@ -220,8 +230,11 @@ class ISMCTSBot:
         self.points_weight = points_weight
         self.infer = infer
         self.trust = trust
+        self.model = model
         #: The normal player, whose move stands unless the search finds a clearly better one.
         self.guide = HeuristicBot(seed)
+        #: What the search believes of the other hand, read through the normal player's eyes.
+        self.belief = Belief(self.rng, self.guide, lambda view: Worlds(view, self.rng, self.infer))
         #: The normal player's reason, when its move stood at the last decision.
         self._kept_usual: str | None = None
         #: Simulations run by the last decision, tree iterations and paired play-outs (0 when forced).
@@ -291,9 +304,16 @@ class ISMCTSBot:
 
     # ----- the search ---------------------------------------------------------------------
 
-    def worlds(self, view: View) -> Worlds:
+    def worlds(self, view: View) -> Dealer:
         """The dealer of the worlds the search plays in: every one consistent with ``view``."""
+        if self.modelled(view):
+            self.belief.update(view)
+            return self.belief
         return Worlds(view, self.rng, self.infer)
+
+    def modelled(self, view: View) -> bool:
+        """Whether the other player is read as the normal player: two players, the first out wins."""
+        return self.model and plannable(view.rules, view.players)
 
     def search(self, view: View, iterations: int | None, seconds: float | None) -> dict[Action, list]:
         """Search the tree from ``view`` for that many iterations or seconds; the root's edges by action."""
@@ -401,6 +421,7 @@ class ISMCTSBot:
         reward = _Reward(view.rules, view.players, self.points_weight)
         wild = tables_for(view.rules).wild
         depth = self.depth if self.depth is not None else 1 << 30
+        model = self.guide if self.modelled(view) else None
         actions = [usual, *rivals]
         limit = (rollouts // len(actions)) if rollouts is not None else 1 << 62
         clock = time.perf_counter
@@ -417,7 +438,8 @@ class ISMCTSBot:
                 game = world.clone()
                 game.rng = random.Random(seed)
                 game.apply(action)
-                got.append(reward(_rollout(game, r0, random.Random(seed ^ 1).randrange, wild, depth), r0)[me])
+                played = _rollout(game, r0, random.Random(seed ^ 1).randrange, wild, depth, model, me)
+                got.append(reward(played, r0)[me])
             for i in range(len(rivals)):
                 d = got[i + 1] - got[0]
                 sums[i] += d
@@ -454,20 +476,37 @@ def named_suits(view: View) -> dict[int, int]:
     return named
 
 
-def _rollout(game: Game, r0: int, randrange: Callable[[int], int], wild: bytes, depth: int) -> Game:
+def _rollout(
+    game: Game,
+    r0: int,
+    randrange: Callable[[int], int],
+    wild: bytes,
+    depth: int,
+    model: HeuristicBot | None = None,
+    me: int = -1,
+) -> Game:
     """Play ``game`` on to the end of round ``r0`` (or ``depth`` actions) with the cheap policy.
 
     A random card when one plays (a wild only when nothing else does), else the other
-    action; a wild names the suit of a random card of the hand.
+    action; a wild names the suit of a random card of the hand. With ``model``, the
+    other seats' next turn (their choices until ``me`` acts again) is the model's.
     """
     legal_actions = game.legal_actions
     apply = game.apply
     steps = 0
+    turn = 0 if model is not None else 2  # 0: before the others' next turn, 1: in it, 2: after it
     while game.round_index == r0 and steps < depth:
         legal = legal_actions()
         k = len(legal)
+        if turn < 2:
+            if game.to_act != me:
+                turn = 1
+            elif turn == 1:
+                turn = 2
         if k == 1:
             apply(legal[0])
+        elif turn == 1:
+            apply(model.decide(view_of(game, game.to_act))[0])  # type: ignore[union-attr]
         else:
             first = legal[0]
             if type(first) is Play:

@@ -1,0 +1,140 @@
+"""The search's belief about the other hand: particles replayed and weighed by the normal player."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+
+from eights.bots import HeuristicBot, ISMCTSBot
+from eights.bots.belief import Belief
+from eights.bots.ismcts import Worlds, _rollout
+from eights.cards import Card, Suit, standard_pack
+from eights.engine import Action, Game, View, view
+from eights.engine.events import CardPlayed, CardsDrawn, Passed
+from eights.rules import load_preset
+from tests.scripting import scripted
+
+
+def belief_for(seed: int) -> Belief:
+    rng = random.Random(seed)
+    return Belief(rng, HeuristicBot(seed), lambda seen: Worlds(seen, rng, True))
+
+
+def share(belief: Belief, test: object) -> float:
+    """The weighted share of the particles for which ``test(particle)`` holds."""
+    total = sum(belief.weights)
+    return sum(w for p, w in zip(belief.particles, belief.weights, strict=True) if test(p)) / total  # type: ignore[operator]
+
+
+def laid_an_8_on_7h() -> tuple[Game, Belief]:
+    # Seat 0 lays 7H; seat 1, the normal player, holds no heart and no 7: it lays its 8 and names spades,
+    # its longest suit.
+    hands = ["7H 9D 3C 4C 5C 10S JC", "8C 2S 3S 4S 6S KC QD"]
+    dealt = {Card(c) for c in " ".join([*hands, "7D"]).split()}
+    stock = " ".join(str(c) for c in standard_pack() if c not in dealt)  # the rest of the pack: a real deal
+    game = scripted("action", hands, "7D", stock, dealer=1)
+    belief = belief_for(1)
+    belief.update(view(game, 0))  # the seat's first decision: the belief starts here
+    game.play("7H", 0)
+    normal = HeuristicBot(2)
+    while game.to_act == 1:
+        game.play(normal.choose(view(game, 1)), 1)
+    assert game.discard[-1] == Card("8C") and game.active_suit == Suit.SPADES
+    belief.update(view(game, 0))
+    return game, belief
+
+
+def follows_7h(card: Card) -> bool:
+    return card.suit == Suit.HEARTS or card.rank == 7
+
+
+def test_the_belief_reads_an_8_laid_as_nothing_else_following() -> None:
+    game, belief = laid_an_8_on_7h()
+    # The normal player lays an 8 only when no other card follows: the belief reads that ...
+    lacking = share(belief, lambda p: not any(follows_7h(c) for c in p.hands[1]))
+    assert lacking >= 0.9
+    # ... where the resampler alone, reading only the suit named, deals such a hand rarely.
+    worlds = Worlds(view(game, 0), random.Random(2), True)
+    plain = sum(not any(follows_7h(c) for c in worlds.deal().hands[1]) for _ in range(400)) / 400
+    assert plain <= 0.2
+
+
+def test_the_belief_reads_the_suit_named_as_the_longest() -> None:
+    _, belief = laid_an_8_on_7h()
+
+    def spades_longest(p: Game) -> bool:
+        suits = Counter(c.suit for c in p.hands[1] if c.rank != 8)
+        return suits[Suit.SPADES] >= max(suits.values())
+
+    assert share(belief, spades_longest) >= 0.9
+
+
+@pytest.mark.parametrize("variant", ["classic", "action"])
+def test_every_particle_agrees_with_the_view_and_the_replay_keeps_the_thread(variant: str) -> None:
+    rules = load_preset(variant)
+    restarts = updates = 0
+    for g in range(12):
+        game = Game(rules, 2, 500 + g)
+        bots = [HeuristicBot(g), HeuristicBot(g + 50)]
+        belief = belief_for(g)
+        first = True
+        while not game.is_over:
+            seat = game.to_act
+            seen = view(game, seat)
+            if seat == 0 and len(seen.legal) > 1:
+                before = belief.particles
+                belief.update(seen)
+                updates += 1
+                restarts += not first and not any(p in before for p in belief.particles)
+                first = False
+                assert len(belief.particles) == len(belief.weights) == 128
+                for p in belief.particles:
+                    assert_agrees(p, seen, game)
+            game.play(bots[seat].choose(seen), seat)
+    assert updates > 80
+    assert restarts <= updates // 20  # the replay follows the table; it rarely has to deal afresh
+
+
+def assert_agrees(p: Game, seen: View, game: Game) -> None:
+    assert sorted(p.hands[0]) == sorted(seen.hand)
+    assert [len(h) for h in p.hands] == list(seen.hand_counts)
+    assert p.discard == list(seen.discard)
+    assert len(p.stock) == seen.stock_count and p.to_act == seen.to_act
+    every = Counter(p.stock) + Counter(p.discard) + sum((Counter(h) for h in p.hands), Counter())
+    assert every == Counter(game.rules.pack(2))
+
+
+def test_the_paired_test_lets_the_model_play_the_others_next_turn_only() -> None:
+    game = Game(load_preset("action"), 2, 3)
+    me = game.to_act
+    played = game.clone(log=True)
+    played.apply(played.legal_actions()[0])
+    asked: list[int] = []  # the length of the log at each question
+
+    class Model(HeuristicBot):
+        def decide(self, seen: View) -> tuple[Action, str]:
+            assert seen.seat != me
+            asked.append(len(played.log or ()))
+            return super().decide(seen)
+
+    start = len(played.log or ())
+    _rollout(played, played.round_index, random.Random(1).randrange, played.t.wild, 1 << 30, Model(1), me)
+    log = played.log or []
+    acts = [(i, e.seat) for i, e in enumerate(log) if i >= start and isinstance(e, CardPlayed | CardsDrawn | Passed)]
+    back = next(i for i, seat in acts if seat == me and any(j < i and s != me for j, s in acts))
+    assert asked and all(at <= back for at in asked)  # asked in the others' next turn ...
+    assert any(seat != me for i, seat in acts if i > back)  # ... and not in their later turns
+    assert Counter(played.hands[me]) != Counter(game.hands[me]) or played.is_over
+
+
+def test_the_expert_reads_the_other_player_only_where_the_normal_player_plans() -> None:
+    bot = ISMCTSBot(1, seconds=None, iterations=50)
+    two = view(Game(load_preset("action"), 2, 1), 0)
+    three = view(Game(load_preset("action"), 3, 1), 0)
+    race = view(Game(load_preset("race"), 2, 1), 0)
+    assert bot.modelled(two)
+    assert not bot.modelled(three) and not bot.modelled(race)
+    assert not ISMCTSBot(1, seconds=None, iterations=50, model=False).modelled(two)
+    assert isinstance(bot.worlds(two), Belief) and isinstance(bot.worlds(three), Worlds)
