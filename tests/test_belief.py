@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Callable
 
 import pytest
 
@@ -22,10 +23,10 @@ def belief_for(seed: int) -> Belief:
     return Belief(rng, HeuristicBot(seed), lambda seen: Worlds(seen, rng, True))
 
 
-def share(belief: Belief, test: object) -> float:
+def share(belief: Belief, test: Callable[[Game], bool]) -> float:
     """The weighted share of the particles for which ``test(particle)`` holds."""
     total = sum(belief.weights)
-    return sum(w for p, w in zip(belief.particles, belief.weights, strict=True) if test(p)) / total  # type: ignore[operator]
+    return sum(w for p, w in zip(belief.particles, belief.weights, strict=True) if test(p)) / total
 
 
 def laid_an_8_on_7h() -> tuple[Game, Belief]:
@@ -106,27 +107,30 @@ def assert_agrees(p: Game, seen: View, game: Game) -> None:
     assert every == Counter(game.rules.pack(2))
 
 
-def test_the_paired_test_lets_the_model_play_the_others_next_turn_only() -> None:
-    game = Game(load_preset("action"), 2, 3)
+@pytest.mark.parametrize("seed", [3, 4, 5])
+def test_the_paired_test_lets_the_model_play_the_rest_of_the_turn_and_the_others_next_turn(seed: int) -> None:
+    game = Game(load_preset("action"), 2, seed)
     me = game.to_act
     played = game.clone(log=True)
     played.apply(played.legal_actions()[0])
-    asked: list[int] = []  # the length of the log at each question
+    asked: list[tuple[int, int]] = []  # the length of the log and the seat, at each question
 
     class Model(HeuristicBot):
         def decide(self, seen: View) -> tuple[Action, str]:
-            assert seen.seat != me
-            asked.append(len(played.log or ()))
+            assert seen.seat is not None
+            asked.append((len(played.log or ()), seen.seat))
             return super().decide(seen)
 
     start = len(played.log or ())
     _rollout(played, played.round_index, random.Random(1).randrange, played.t.wild, 1 << 30, Model(1), me)
     log = played.log or []
     acts = [(i, e.seat) for i, e in enumerate(log) if i >= start and isinstance(e, CardPlayed | CardsDrawn | Passed)]
-    back = next(i for i, seat in acts if seat == me and any(j < i and s != me for j, s in acts))
-    assert asked and all(at <= back for at in asked)  # asked in the others' next turn ...
-    assert any(seat != me for i, seat in acts if i > back)  # ... and not in their later turns
-    assert Counter(played.hands[me]) != Counter(game.hands[me]) or played.is_over
+    theirs = next(i for i, seat in acts if seat != me)  # the others' next turn starts ...
+    back = next(i for i, seat in acts if seat == me and i > theirs)  # ... and ends when the seat acts again
+    assert any(seat != me for _, seat in asked)
+    assert all(at <= theirs for at, seat in asked if seat == me)  # the seat's choices: only the rest of its turn
+    assert all(at <= back for at, _ in asked)  # then the cheap policy, for everyone ...
+    assert any(seat != me for i, seat in acts if i > back)  # ... though the others play on
 
 
 def test_the_expert_reads_the_other_player_only_where_the_normal_player_plans() -> None:

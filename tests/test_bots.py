@@ -412,7 +412,7 @@ def test_a_move_that_wins_the_paired_test_replaces_the_normal_players_and_says_b
     out, draw = seen.legal
     b = ISMCTSBot(2, seconds=None, iterations=200)
     normal = HeuristicBot(2).decide
-    b.guide.decide = lambda v: (draw, "draw") if v.seat == 0 else normal(v)  # a seat 0 that would not go out
+    b.guide.decide = lambda v: (draw, "draw") if v is seen else normal(v)  # a normal player that would not go out
     hint = b.hint(seen)
     [(rival, gain, _, deals)] = b.last_duel
     assert hint.action == out == rival

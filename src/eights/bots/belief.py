@@ -133,8 +133,9 @@ class Belief:
         hand = sorted(view.hand)
         live: list[Game] = []
         weights: list[float] = []
+        asked: dict[tuple[int, int, tuple[Card, ...]], Action] = {}  # the model's choices, shared by copies
         for game, weight in zip(self.particles, self.weights, strict=True):
-            weight = self._replay(game, weight, view.history, since, me)
+            weight = self._replay(game, weight, view.history, since, me, asked)
             if (
                 weight > 0.0
                 and game.to_act == view.to_act
@@ -176,8 +177,20 @@ class Belief:
 
     # ----- replaying the table ------------------------------------------------------------
 
-    def _replay(self, game: Game, weight: float, history: tuple[Event, ...], at: int, me: int) -> float:
-        """Replay ``history[at:]`` on ``game``; the particle's new weight (0 when it cannot follow)."""
+    def _replay(
+        self,
+        game: Game,
+        weight: float,
+        history: tuple[Event, ...],
+        at: int,
+        me: int,
+        asked: dict[tuple[int, int, tuple[Card, ...]], Action],
+    ) -> float:
+        """Replay ``history[at:]`` on ``game``; the particle's new weight (0 when it cannot follow).
+
+        ``asked`` keeps the model's choices by place in the history, drawn card and hand: every
+        particle there agrees on the rest of what the model sees.
+        """
         log = game.log
         assert log is not None
         while at < len(history):
@@ -189,8 +202,13 @@ class Belief:
             action = _action_for(event, legal)
             if action is None:
                 return 0.0
-            if actor != me and len(legal) > 1 and self.model.decide(view_of(game, actor))[0] != action:
-                weight *= MISMATCH
+            if actor != me and len(legal) > 1:
+                key = (at, game.drawn, tuple(game.hands[actor]))
+                choice = asked.get(key)
+                if choice is None:
+                    choice = asked[key] = self.model.decide(view_of(game, actor))[0]
+                if choice != action:
+                    weight *= MISMATCH
             _rig_own_draws(game, history, at, me)
             if actor != me and type(action) is Draw and not self._pick_drawn(game, action, history, at, me):
                 return 0.0

@@ -27,7 +27,8 @@ visited most (``DUEL_RIVALS``) are played against the normal player's move on th
 same fresh deals, each deal played out once after each action with the same random
 choices afterwards (common random numbers), so the luck of the deal cancels out of
 each difference; where the belief reads the other player, the normal player also
-plays that player's next turn in these play-outs, as the belief expects it to. The
+plays the rest of the seat's turn and the other's next turn in these play-outs, as
+the belief expects the other to play. The
 best rival replaces the normal player's move only where its mean gain exceeds
 ``trust`` standard errors of those paired differences; otherwise the normal
 player's move stands. These games are mostly luck, and a few thousand deals
@@ -489,12 +490,13 @@ def _rollout(
 
     A random card when one plays (a wild only when nothing else does), else the other
     action; a wild names the suit of a random card of the hand. With ``model``, the
-    other seats' next turn (their choices until ``me`` acts again) is the model's.
+    model makes the choices of the rest of ``me``'s turn and of the other seats' next
+    turn (until ``me`` acts again).
     """
     legal_actions = game.legal_actions
     apply = game.apply
     steps = 0
-    turn = 0 if model is not None else 2  # 0: before the others' next turn, 1: in it, 2: after it
+    turn = 0 if model is not None else 2  # 0: the rest of me's turn, 1: the others' next turn, 2: after
     while game.round_index == r0 and steps < depth:
         legal = legal_actions()
         k = len(legal)
@@ -505,7 +507,7 @@ def _rollout(
                 turn = 2
         if k == 1:
             apply(legal[0])
-        elif turn == 1:
+        elif turn < 2:
             apply(model.decide(view_of(game, game.to_act))[0])  # type: ignore[union-attr]
         else:
             first = legal[0]
