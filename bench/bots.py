@@ -18,7 +18,11 @@ What is measured.
 games: both seats are such bots and play each game to its end. Every decision with more
 than one legal action is timed (``time.perf_counter`` around ``bot.choose(view)``; the view
 is built outside the timer) until ``--decisions`` (default 100) are timed; simulations per
-second = the sum of ``bot.last_iterations`` over the sum of those times. A simulation is
+second = the sum of ``bot.last_iterations`` over the sum of those times. Before each such
+decision the bot's belief about the other hand (``eights.bots.belief``, which replays the
+moves since its last decision) is brought up to date by ``bot.worlds(view)``, timed apart
+and reported as ``belief_ms_per_decision``: it is not a simulation, and OpenSpiel's bot has
+no such step. A simulation is
 one sampled deal, one walk down the tree and one rollout to the end of the round, or
 (the second half of the budget) one play-out of the paired test: a sampled deal played
 to the end of the round after one of the compared moves.
@@ -79,7 +83,7 @@ def bench_ours(iterations: int, decisions: int, seed: int) -> dict[str, Any]:
     rules = load_preset("classic")
     rng = random.Random(f"eights-bench-bots:{seed}")
     timed = sims = games = forced = 0
-    spent = 0.0
+    spent = updating = 0.0
     while timed < decisions:
         game = Game(rules, 2, seed=rng.getrandbits(48), log=True)
         bots = [ISMCTSBot(rng.getrandbits(32), seconds=None, iterations=iterations) for _ in range(2)]
@@ -88,6 +92,9 @@ def bench_ours(iterations: int, decisions: int, seed: int) -> dict[str, Any]:
             seat = game.to_act
             seen = view(game, seat)
             bot = bots[seat]
+            before = time.perf_counter()
+            if len(seen.legal) > 1:
+                bot.worlds(seen)  # the belief's update: choose() then finds it done
             start = time.perf_counter()
             action = bot.choose(seen)
             elapsed = time.perf_counter() - start
@@ -95,6 +102,7 @@ def bench_ours(iterations: int, decisions: int, seed: int) -> dict[str, Any]:
                 timed += 1
                 sims += bot.last_iterations
                 spent += elapsed
+                updating += start - before
             else:
                 forced += 1
             game.apply(action)
@@ -108,6 +116,7 @@ def bench_ours(iterations: int, decisions: int, seed: int) -> dict[str, Any]:
         "seconds": round(spent, 4),
         "simulations_per_second": round(sims / spent, 1),
         "ms_per_decision": round(1000 * spent / timed, 2),
+        "belief_ms_per_decision": round(1000 * updating / timed, 2),
     }
 
 
@@ -399,6 +408,7 @@ def _table(report: dict[str, Any]) -> str:
                 rows.append(
                     f"  {name:<28} {e['decisions']:>9} {e['simulations_per_second']:>14} {e['ms_per_decision']:>12}"
                 )
+        rows.append(f"  ours: the belief's update, timed apart: {search['ours']['belief_ms_per_decision']} ms/decision")
         if search["ratio_ours_to_openspiel"] is not None:
             rows.append(f"  ours/openspiel: {search['ratio_ours_to_openspiel']} x simulations per second")
     for entry in report.get("latency", []):

@@ -17,8 +17,8 @@ whenever it holds the same cards at the same table):
   as the player then did, and the seat's own draws are the cards it saw.
 - Each choice another seat made, out of two or more legal actions, multiplies the
   particle's weight by 1 where the model holding that particle's cards makes the same
-  choice, else by ``MISMATCH``. Particles are then resampled in proportion to their weights when the effective
-  number falls below half.
+  choice, else by ``MISMATCH``. When the effective number of particles falls below
+  half, they are resampled in proportion to their weights.
 - ``deal`` gives a world for the search: a particle picked by weight, with its stock
   in a fresh random order.
 
@@ -49,6 +49,7 @@ from eights.engine.events import (
     redact,
 )
 from eights.engine.game import Game
+from eights.engine.sampling import lacking_mask
 from eights.engine.views import view as view_of
 
 #: Particles kept per decision.
@@ -258,19 +259,13 @@ class Belief:
         return True
 
     def _mend_lacking(self, game: Game, lacking: int, actor: int) -> bool:
-        t = game.t
-        row = t.match[lacking]
-        exempt = t.exempt if t.has_exempt else None
-
-        def shown_lacking(c: int) -> bool:
-            return bool(row[c]) and not (exempt is not None and exempt[c])
-
+        shown = lacking_mask(game.t, lacking)  # the cards the draw shows the hand lacks
         hand = game.hands[actor]
         stock = game.stock
-        wrong = [i for i, c in enumerate(hand) if shown_lacking(c)]
+        wrong = [i for i, c in enumerate(hand) if shown[c]]
         if not wrong:
             return True
-        allowed = [j for j, c in enumerate(stock) if not shown_lacking(c)]
+        allowed = [j for j, c in enumerate(stock) if not shown[c]]
         if len(allowed) < len(wrong):
             return False
         for i, j in zip(wrong, self.rng.sample(allowed, len(wrong)), strict=False):

@@ -24,7 +24,7 @@ from eights.engine.events import (
     SuicideKing,
 )
 from eights.engine.game import Game
-from eights.engine.tables import tables_for
+from eights.engine.tables import Tables, tables_for
 from eights.engine.views import View
 
 
@@ -53,6 +53,15 @@ def known_cards(view: View) -> dict[int, Counter[Card]]:
     return {seat: +cards for seat, cards in known.items() if seat != view.seat}
 
 
+def lacking_mask(t: Tables, lacking: int) -> bytes:
+    """The cards a forced draw showed its drawer did not hold: ``CardsDrawn.lacking``'s row of
+    the match table, less the cards a player may hold back."""
+    row = t.match[lacking]
+    if not t.has_exempt:
+        return bytes(row)
+    return bytes(r and not x for r, x in zip(row, t.exempt, strict=True))
+
+
 def draw_constraints(view: View) -> dict[int, list[tuple[bytes, int]]]:
     """What the seat can infer from the others' forced draws this round.
 
@@ -68,7 +77,6 @@ def draw_constraints(view: View) -> dict[int, list[tuple[bytes, int]]]:
     """
     seat_me = view.seat
     t = tables_for(view.rules)
-    exempt = t.exempt if t.has_exempt else None
     counts = [0] * view.players
     # seat: one (mask, cards then) per forced draw, oldest first, and the cards laid since each
     found: dict[int, list[tuple[bytes, int]]] = {}
@@ -87,9 +95,7 @@ def draw_constraints(view: View) -> dict[int, list[tuple[bytes, int]]]:
             laid(event.seat, 1)
         elif isinstance(event, CardsDrawn):
             if event.lacking >= 0:
-                row = t.match[event.lacking]
-                mask = bytes(row) if exempt is None else bytes(r and not x for r, x in zip(row, exempt, strict=True))
-                found.setdefault(event.seat, []).append((mask, counts[event.seat]))
+                found.setdefault(event.seat, []).append((lacking_mask(t, event.lacking), counts[event.seat]))
                 since.setdefault(event.seat, []).append(0)
             counts[event.seat] += event.count
         elif isinstance(event, RoundStarted):
