@@ -13,19 +13,22 @@ says ``"openspiel": null`` with the reason, and still gives our numbers.
 
 What is measured.
 
-(a) Our search: ``ISMCTSBot(seed, seconds=None, iterations=N)`` (``--iterations``, default
-200) on 2-player ``classic``, in one process (one core). The positions are those of real
-games: both seats are such bots and play each game to its end. Every decision with more
-than one legal action is timed (``time.perf_counter`` around ``bot.choose(view)``; the view
-is built outside the timer) until ``--decisions`` (default 100) are timed; simulations per
-second = the sum of ``bot.last_iterations`` over the sum of those times. Before each such
-decision the bot's belief about the other hand (``eights.bots.belief``, which replays the
-moves since its last decision) is brought up to date by ``bot.worlds(view)``, timed apart
-and reported as ``belief_ms_per_decision``: it is not a simulation, and OpenSpiel's bot has
-no such step. A simulation is
-one sampled deal, one walk down the tree and one rollout to the end of the round, or
-(the second half of the budget) one play-out of the paired test: a sampled deal played
-to the end of the round after one of the compared moves.
+(a) Our search: ``ISMCTSBot(seed, seconds=None, iterations=N, model=M)`` (``--iterations``,
+default 200) on 2-player ``classic``, in one process (one core), twice: ``model=False``
+(``ours``: random play-outs, as OpenSpiel's) and ``model=True`` (``ours_modelled``, the
+default in 2-player classic and action: the worlds come from the belief, and the normal
+player plays the rest of the seat's turn and the other's next turn in the paired test's
+play-outs). The positions are those of real games: both seats are such bots and play each
+game to its end. Every decision with more than one legal action is timed
+(``time.perf_counter`` around ``bot.choose(view)``; the view is built outside the timer)
+until ``--decisions`` (default 100) are timed; simulations per second = the sum of
+``bot.last_iterations`` over the sum of those times. A simulation is one sampled deal, one
+walk down the tree and one rollout to the end of the round, or (the second half of the
+budget) one play-out of the paired test: a sampled deal played to the end of the round
+after one of the compared moves. Before each such decision the bot's belief about the
+other hand (``eights.bots.belief``, which replays the moves since its last decision) is
+brought up to date by ``bot.worlds(view)``, timed apart and reported as
+``belief_ms_per_decision``: it is not a simulation, and OpenSpiel's bot has no such step.
 
 (b) OpenSpiel: ``open_spiel.python.algorithms.ismcts.ISMCTSBot`` with
 ``mcts.RandomRolloutEvaluator(n_rollouts=1)``, ``uct_c=2``, ``max_simulations=N`` (the same
@@ -78,7 +81,7 @@ except ImportError:  # run from a checkout without the package installed
 # ----- (a) our search -------------------------------------------------------------------------
 
 
-def bench_ours(iterations: int, decisions: int, seed: int) -> dict[str, Any]:
+def bench_ours(iterations: int, decisions: int, seed: int, model: bool) -> dict[str, Any]:
     """Our ISMCTS on 2-player classic: simulations per second over ``decisions`` timed decisions."""
     rules = load_preset("classic")
     rng = random.Random(f"eights-bench-bots:{seed}")
@@ -86,7 +89,7 @@ def bench_ours(iterations: int, decisions: int, seed: int) -> dict[str, Any]:
     spent = updating = 0.0
     while timed < decisions:
         game = Game(rules, 2, seed=rng.getrandbits(48), log=True)
-        bots = [ISMCTSBot(rng.getrandbits(32), seconds=None, iterations=iterations) for _ in range(2)]
+        bots = [ISMCTSBot(rng.getrandbits(32), seconds=None, iterations=iterations, model=model) for _ in range(2)]
         games += 1
         while not game.is_over and timed < decisions:
             seat = game.to_act
@@ -107,7 +110,7 @@ def bench_ours(iterations: int, decisions: int, seed: int) -> dict[str, Any]:
                 forced += 1
             game.apply(action)
     return {
-        "bot": f"eights ISMCTSBot(seconds=None, iterations={iterations})",
+        "bot": f"eights ISMCTSBot(seconds=None, iterations={iterations}, model={model})",
         "game": "classic, 2 players",
         "games": games,
         "decisions": timed,
@@ -368,12 +371,18 @@ def main(argv: list[str] | None = None) -> int:
         "machine": platform.machine(),
     }
     if args.only in (None, "search"):
-        ours = bench_ours(args.iterations, args.decisions, args.seed)
+        ours = bench_ours(args.iterations, args.decisions, args.seed, model=False)
+        modelled = bench_ours(args.iterations, args.decisions, args.seed, model=True)
         if args.no_openspiel:
             openspiel, reason = None, "skipped (--no-openspiel)"
         else:
             openspiel, reason = bench_openspiel(args.iterations, args.decisions, args.seed)
-        search: dict[str, Any] = {"iterations": args.iterations, "ours": ours, "openspiel": openspiel}
+        search: dict[str, Any] = {
+            "iterations": args.iterations,
+            "ours": ours,
+            "ours_modelled": modelled,
+            "openspiel": openspiel,
+        }
         if openspiel is None:
             search["openspiel_reason"] = reason
             search["ratio_ours_to_openspiel"] = None
@@ -400,7 +409,11 @@ def _table(report: dict[str, Any]) -> str:
     if search is not None:
         rows.append(f"search, {search['iterations']} simulations per decision, 2 players, one process:")
         rows.append(f"  {'bot':<28} {'decisions':>9} {'simulations/s':>14} {'ms/decision':>12}")
-        entries = [("ours (classic)", search["ours"]), ("openspiel (crazy_eights)", search["openspiel"])]
+        entries = [
+            ("ours (classic)", search["ours"]),
+            ("ours, model=True", search["ours_modelled"]),
+            ("openspiel (crazy_eights)", search["openspiel"]),
+        ]
         for name, e in entries:
             if e is None:
                 rows.append(f"  {name:<28} not run: {search['openspiel_reason']}")
@@ -408,7 +421,8 @@ def _table(report: dict[str, Any]) -> str:
                 rows.append(
                     f"  {name:<28} {e['decisions']:>9} {e['simulations_per_second']:>14} {e['ms_per_decision']:>12}"
                 )
-        rows.append(f"  ours: the belief's update, timed apart: {search['ours']['belief_ms_per_decision']} ms/decision")
+        belief = search["ours_modelled"]["belief_ms_per_decision"]
+        rows.append(f"  ours, model=True: the belief's update, timed apart: {belief} ms/decision")
         if search["ratio_ours_to_openspiel"] is not None:
             rows.append(f"  ours/openspiel: {search['ratio_ours_to_openspiel']} x simulations per second")
     for entry in report.get("latency", []):

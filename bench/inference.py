@@ -2,7 +2,7 @@
 
 Run from the repository root::
 
-    python bench/inference.py                        # 2-player action, 150 games (about 30 s)
+    python bench/inference.py                        # 2-player action, 150 games (about 1.5 minutes)
     python bench/inference.py --variant classic --games 100 --opponent normal
 
 What is measured. Seat 0 is the normal player; seat 1 is ``--opponent`` (normal, easy,

@@ -319,6 +319,7 @@ class ISMCTSBot:
     def search(self, view: View, iterations: int | None, seconds: float | None) -> dict[Action, list]:
         """Search the tree from ``view`` for that many iterations or seconds; the root's edges by action."""
         rng = self.rng
+        deadline = time.perf_counter() + seconds if seconds is not None else math.inf  # the belief's update counts
         worlds = self.worlds(view)
         n = view.players
         reward = _Reward(view.rules, n, self.points_weight)
@@ -330,7 +331,6 @@ class ISMCTSBot:
         wild = tables_for(view.rules).wild
         root: dict[Action, list] = {}
         limit = iterations if iterations is not None else 1 << 62
-        deadline = time.perf_counter() + seconds if seconds is not None else math.inf
         clock = time.perf_counter
         done = 0
         while done < limit:
