@@ -28,10 +28,9 @@ same fresh deals, each deal played out once after each action with the same rand
 choices afterwards (common random numbers), so the luck of the deal cancels out of
 each difference; where the belief reads the other player, the normal player also
 plays the rest of the seat's turn and the other's next turn in these play-outs, as
-the belief expects the other to play. The
-best rival replaces the normal player's move only where its mean gain exceeds
-``trust`` standard errors of those paired differences; otherwise the normal
-player's move stands. These games are mostly luck, and a few thousand deals
+the belief expects the other to play. The best rival replaces the normal player's
+move only where its mean gain exceeds ``trust`` standard errors of those paired
+differences; otherwise the normal player's move stands. These games are mostly luck, and a few thousand deals
 compared unpaired cannot tell apart moves whose chances differ by a point or two
 (against the normal player with its turn-end weights in 2-player action: the tree's
 means compared unpaired won 57.5% of 200 games at 2000 simulations, the paired test
@@ -214,7 +213,7 @@ class ISMCTSBot:
         errors of the paired differences (None: no test, take the action searched most on the
         whole budget). ``model``, in two-player hands where the first out wins, reads the other
         player's moves as the normal player's (``eights.bots.belief``) and lets the normal player
-        play its next turn in the paired test.
+        play the rest of the seat's turn and the other's next turn in the paired test.
         """
         if seconds is None and iterations is None:
             raise ValueError("a search needs a budget: seconds, iterations or both")
