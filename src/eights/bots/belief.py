@@ -224,11 +224,10 @@ class Belief:
 
     def _mend(self, game: Game, event: Event, actor: int) -> bool:
         """Make ``game``'s hidden cards able to produce ``event`` by ``actor``; False when they cannot."""
-        kind = type(event)
-        if kind is CardPlayed:
-            return self._mend_laid(game, event, actor)  # type: ignore[arg-type]
-        if kind is CardsDrawn and event.lacking >= 0:  # type: ignore[attr-defined]
-            return self._mend_lacking(game, event.lacking, actor)  # type: ignore[attr-defined]
+        if isinstance(event, CardPlayed):
+            return self._mend_laid(game, event, actor)
+        if isinstance(event, CardsDrawn) and event.lacking >= 0:
+            return self._mend_lacking(game, event.lacking, actor)
         return True
 
     def _mend_laid(self, game: Game, event: CardPlayed, actor: int) -> bool:
@@ -268,7 +267,7 @@ class Belief:
         allowed = [j for j, c in enumerate(stock) if not shown[c]]
         if len(allowed) < len(wrong):
             return False
-        for i, j in zip(wrong, self.rng.sample(allowed, len(wrong)), strict=False):
+        for i, j in zip(wrong, self.rng.sample(allowed, len(wrong)), strict=True):
             hand[i], stock[j] = stock[j], hand[i]
         return True
 
