@@ -293,8 +293,8 @@ class Belief:
                 hand[i], stock[top] = stock[top], card
                 return True
             return False
-        # Whether the drawer acted again (played or kept a card that plays, or drew again).
-        again = isinstance(after, Passed | CardPlayed | SuitNamed | CardsDrawn) and after.seat == actor
+        # Whether the drawer acted again (kept a card that plays, or drew again; a card it laid is handled above).
+        again = isinstance(after, Passed | SuitNamed | CardsDrawn) and after.seat == actor
         mine = {c for e in history[at:] if isinstance(e, CardsDrawn) and e.seat == me and e.cards for c in e.cards}
         order = [j for j in range(len(stock)) if stock[j] not in mine]
         self.rng.shuffle(order)
