@@ -383,6 +383,18 @@ def test_mutating_a_clone_leaves_the_original_alone():
     assert snapshot(game) == before
 
 
+def test_a_clone_copies_the_random_source_unless_given_one():
+    game = Game(load_preset("classic"), 2, seed=5)
+    state = game.rng.getstate()
+    copy = game.clone()
+    assert copy.rng is not game.rng and copy.rng.getstate() == state
+    given = random.Random(1)
+    mine = game.clone(rng=given)
+    assert mine.rng is given
+    mine.rng.random()
+    assert game.rng.getstate() == state
+
+
 # ----- the checked door refuses illegal actions and leaves the game untouched ---------------------
 
 

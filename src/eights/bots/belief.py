@@ -109,9 +109,8 @@ class Belief:
         rng = self.rng
         cumulative = self._cumulative
         i = bisect.bisect_left(cumulative, rng.random() * cumulative[-1])
-        game = self.particles[min(i, len(cumulative) - 1)].clone()
+        game = self.particles[min(i, len(cumulative) - 1)].clone(rng=rng)
         rng.shuffle(game.stock)
-        game.rng = rng
         return game
 
     # ----- keeping the particles ------------------------------------------------------------

@@ -435,8 +435,7 @@ class ISMCTSBot:
             r0 = world.round_index
             got = []
             for action in actions:
-                game = world.clone()
-                game.rng = random.Random(seed)
+                game = world.clone(rng=random.Random(seed))
                 game.apply(action)
                 played = _rollout(game, r0, random.Random(seed ^ 1).randrange, wild, depth, model, me)
                 got.append(reward(played, r0)[me])

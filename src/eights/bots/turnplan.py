@@ -188,6 +188,8 @@ class TurnPlanner:
         self.weights = weights if weights is not None else weights_for(view.rules)
         #: Suits the other seat seems not to hold (it drew on them).
         self.voids = voids
+        #: The unseen cards, and those that follow: by cards in hand and pile, card to follow, void.
+        self._unseen: dict[tuple[int, int, bool], tuple[int, int]] = {}
 
     def best(self, legal: tuple[Action, ...] | list[Action]) -> tuple[Action, Plan]:
         """The legal action that starts the best line, and that line."""
@@ -201,7 +203,8 @@ class TurnPlanner:
 
     def line(self, action: Action) -> Plan:
         """The best line of the turn that starts with ``action``."""
-        return self._line(self.world.clone(), action, 0)
+        world = self.world
+        return self._line(world.clone(rng=world.rng), action, 0)
 
     def _line(self, game: Game, action: Action, depth: int) -> Plan:
         me = self.me
@@ -224,7 +227,7 @@ class TurnPlanner:
             return Plan((action,), self.value(ending), ending)
         best: Plan | None = None
         for follow in game.legal_actions():
-            plan = self._line(game.clone(), follow, depth + 1)
+            plan = self._line(game.clone(rng=game.rng), follow, depth + 1)
             if best is None or plan.value > best.value:
                 best = plan
         assert best is not None
@@ -239,17 +242,25 @@ class TurnPlanner:
         hand = game.hands[self.me]
         theirs = len(game.hands[self.other])
         suit = game.active_suit
-        match = t.match[(game.match_rank + 1) * 5 + suit]
-        unseen = self.pack.copy()
-        unseen.subtract(hand)
-        unseen.subtract(game.discard)
+        key = (game.match_rank + 1) * 5 + suit
+        match = t.match[key]
         void = suit in self.voids
-        total = follow = 0
-        for card, count in unseen.items():
-            if count > 0:
-                total += count
-                if match[card] and not (void and SUITS[card] == suit and not t.wild[card]):
-                    follow += count
+        # A line of the turn moves cards from the hand to the pile, which leaves the same cards
+        # unseen; only a reshuffle, which shrinks the pile, changes them.
+        seen = (len(hand) + len(game.discard), key, void)
+        counts = self._unseen.get(seen)
+        if counts is None:
+            unseen = self.pack.copy()
+            unseen.subtract(hand)
+            unseen.subtract(game.discard)
+            total = follow = 0
+            for card, count in unseen.items():
+                if count > 0:
+                    total += count
+                    if match[card] and not (void and SUITS[card] == suit and not t.wild[card]):
+                        follow += count
+            counts = self._unseen[seen] = (total, follow)
+        total, follow = counts
         # The chance that a hand of their size, dealt from the unseen cards, holds no card that follows.
         stuck = 1.0
         for i in range(theirs):

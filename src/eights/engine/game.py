@@ -1012,8 +1012,12 @@ class Game:
 
     # ----- copies -------------------------------------------------------------
 
-    def clone(self, log: bool = False) -> Game:
-        """An independent copy (without the event log unless asked), for search."""
+    def clone(self, log: bool = False, rng: random.Random | None = None) -> Game:
+        """An independent copy (without the event log unless asked), for search.
+
+        ``rng`` becomes the copy's random source; by default it gets a copy of this game's,
+        in the same state.
+        """
         other = Game.__new__(Game)
         for name in Game.__slots__:
             setattr(other, name, getattr(self, name))
@@ -1023,8 +1027,10 @@ class Game:
         other.totals = self.totals[:]
         other.queue = self.queue[:]
         other.jack_queue = self.jack_queue[:]
-        other.rng = random.Random()
-        other.rng.setstate(self.rng.getstate())
+        if rng is None:
+            rng = random.Random.__new__(random.Random)  # unseeded: the state is set next
+            rng.setstate(self.rng.getstate())
+        other.rng = rng
         other.log = list(self.log) if (log and self.log is not None) else ([] if log else None)
         other.actions = list(self.actions) if log else []
         return other
