@@ -203,6 +203,8 @@ class TurnPlanner:
 
     def line(self, action: Action) -> Plan:
         """The best line of the turn that starts with ``action``."""
+        # The lines share the world's random source: a line's value does not depend on the
+        # order of the stock, the only thing it shuffles.
         world = self.world
         return self._line(world.clone(rng=world.rng), action, 0)
 
