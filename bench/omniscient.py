@@ -52,9 +52,8 @@ class TrueWorlds(Worlds):
         self.rng = rng
 
     def deal(self) -> Game:
-        world = self.game.clone()
+        world = self.game.clone(rng=self.rng)
         self.rng.shuffle(world.stock)
-        world.rng = self.rng
         return world
 
 
