@@ -26,11 +26,12 @@ bot, whose worlds are the real game: what reading the other hand perfectly would
 
 The kinds of difference name the phase and the kind of each move (normal's first):
 ``card`` a plain card, ``8`` a wild, ``action`` a card that skips, reverses or makes
-draw, ``suit`` a suit named, ``draw``, ``pass`` (keep a drawn card). Where the bot's paired test chose its move
-(``eights.bots.ismcts``: a rival beat the normal player's move on common deals), the
-differences are also grouped by the gain that test claimed and by that gain in standard
-errors (``by_claimed_gain``, ``by_t``): how far the test's claims hold up in the real
-game. Progress goes to stderr, one JSON object to stdout.
+draw, ``suit`` a suit named, ``draw``, ``pass`` (keep a drawn card). Where the bot's
+paired test chose its move (``eights.bots.ismcts``: a rival beat the normal player's
+move on common deals), the differences are also grouped by the gain that test claimed
+and by that gain in standard errors (``by_claimed_gain``, ``by_t``): how far the
+test's claims hold up in the real game. Progress goes to stderr, one JSON object to
+stdout.
 """
 
 from __future__ import annotations
@@ -91,7 +92,7 @@ def value(game: Game, action: Action, seat: int, playouts: int, seed: int) -> fl
         players = [HeuristicBot(seed + k), HeuristicBot(seed + k + 1)]
         r0 = world.round_index
         world.apply(action)
-        while world.round_index == r0:
+        while world.round_index == r0 and not world.is_over:
             legal = world.legal_actions()
             to_act = world.to_act
             world.apply(legal[0] if len(legal) == 1 else players[to_act].decide(view(world, to_act))[0])
