@@ -30,8 +30,9 @@ each difference; where the belief reads the other player, the normal player also
 plays the rest of the seat's turn and the other's next turn in these play-outs, as
 the belief expects the other to play. The best rival replaces the normal player's
 move only where its mean gain exceeds ``trust`` standard errors of those paired
-differences; otherwise the normal player's move stands. These games are mostly luck, and a few thousand deals
-compared unpaired cannot tell apart moves whose chances differ by a point or two
+differences; otherwise the normal player's move stands. These games are mostly luck,
+and a few thousand deals compared unpaired cannot tell apart moves whose chances
+differ by a point or two
 (against the normal player with its turn-end weights in 2-player action: the tree's
 means compared unpaired won 57.5% of 200 games at 2000 simulations, the paired test
 59.5% of 400 at 3000, on the deals of seed 7). Budgets: a time limit per decision
