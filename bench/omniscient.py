@@ -4,6 +4,7 @@ Run from the repository root::
 
     python bench/omniscient.py                                  # 2-player action vs normal, 400 games
     python bench/omniscient.py --variant classic --against easy --iterations 1000 --games 200 --fair
+    python bench/omniscient.py --suits                          # knowing the suits in the other hand
 
 A yardstick, not a player: no interface offers it. The omniscient bot is the expert
 (``ISMCTSBot``, ``--iterations`` simulations per decision, its paired test and the normal
@@ -11,7 +12,9 @@ player's move as before), but every world it searches is the real game: the othe
 as they are, only the stock dealt in a new random order (a player who saw the hands still
 would not know the stock). How far it beats ``--against`` bounds what better reading of
 the hidden cards could bring the fair expert; ``--fair`` plays the fair expert on the same
-deals with the same seeds, for the comparison.
+deals with the same seeds, for the comparison. With ``--suits`` the bot knows less: the
+suit of every card in the other hands and where their wilds are, not the other ranks
+(each such card is dealt anew, in every world, from the unseen cards of its suit).
 
 The deals and seats are those of ``eights tournament --variant V --players 2 --bots
 omniscient,AGAINST --games G --seed S``: game i deals ``game_seed(S, i // 2)`` with the
@@ -36,6 +39,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
 
 from eights.bots import ISMCTSBot, make_bot
 from eights.bots.ismcts import Worlds
+from eights.cards import SUITS
 from eights.engine import Game, View, view
 from eights.rules import PRESETS, load_preset
 from eights.simulate import bot_seed, game_seed
@@ -57,19 +61,49 @@ class TrueWorlds(Worlds):
         return world
 
 
-class Omniscient(ISMCTSBot):
-    """The expert's search in the real game rather than in worlds dealt from its view."""
+class SuitWorlds(TrueWorlds):
+    """The real game, but every card of the other hands but the wilds dealt anew from the
+    unseen cards of its suit: what knowing the suits of the other hands, not the ranks, is worth."""
 
-    def __init__(self, seed: int, iterations: int) -> None:
-        super().__init__(seed, seconds=None, iterations=iterations, name="omniscient")
+    __slots__ = ("me",)
+
+    def __init__(self, game: Game, rng: random.Random, me: int) -> None:
+        super().__init__(game, rng)
+        self.me = me
+
+    def deal(self) -> Game:
+        world = self.game.clone(rng=self.rng)
+        t = world.t
+        others = [hand for seat, hand in enumerate(world.hands) if seat != self.me]
+        pool = [c for hand in others for c in hand if not t.wild[c]] + world.stock
+        self.rng.shuffle(pool)
+        for hand in others:
+            for i, card in enumerate(hand):
+                if not t.wild[card]:
+                    j = next(j for j, c in enumerate(pool) if SUITS[c] == SUITS[card] and not t.wild[c])
+                    hand[i] = pool.pop(j)
+        world.stock[:] = pool
+        return world
+
+
+class Omniscient(ISMCTSBot):
+    """The expert's search in the real game rather than in worlds dealt from its view; with
+    ``suits``, in the real game but for the ranks of the other hands (``SuitWorlds``)."""
+
+    def __init__(self, seed: int, iterations: int, suits: bool = False) -> None:
+        super().__init__(seed, seconds=None, iterations=iterations, name="suits" if suits else "omniscient")
+        self.suits = suits
         self.game: Game | None = None
 
     def worlds(self, view: View) -> Worlds:
         assert self.game is not None, "show the omniscient bot the game before it chooses"
+        if self.suits:
+            assert view.seat is not None
+            return SuitWorlds(self.game, self.rng, view.seat)
         return TrueWorlds(self.game, self.rng)
 
 
-def play(variant: str, against: str, iterations: int, seed: int, index: int, fair: bool) -> float:
+def play(variant: str, against: str, iterations: int, seed: int, index: int, fair: bool, suits: bool) -> float:
     """Game ``index``: the omniscient (or with ``fair``, the plain expert) bot's share of the win."""
     rules = load_preset(variant)
     mine = index % 2
@@ -78,7 +112,7 @@ def play(variant: str, against: str, iterations: int, seed: int, index: int, fai
     if fair:
         searcher = ISMCTSBot(seeds[mine], seconds=None, iterations=iterations, name="expert")
     else:
-        searcher = Omniscient(seeds[mine], iterations)
+        searcher = Omniscient(seeds[mine], iterations, suits)
     bots = {mine: searcher, 1 - mine: make_bot(against, seeds[1 - mine])}
     while not game.is_over:
         seat = game.to_act
@@ -91,12 +125,12 @@ def play(variant: str, against: str, iterations: int, seed: int, index: int, fai
 
 
 def run(args: argparse.Namespace, fair: bool) -> dict[str, Any]:
-    label = "fair expert" if fair else "omniscient"
+    label = "fair expert" if fair else "omniscient, suits only" if args.suits else "omniscient"
     start = time.perf_counter()
     wins = 0.0
     with ProcessPoolExecutor(args.jobs) as pool:
         futures = [
-            pool.submit(play, args.variant, args.against, args.iterations, args.seed, i, fair)
+            pool.submit(play, args.variant, args.against, args.iterations, args.seed, i, fair, args.suits)
             for i in range(args.games)
         ]
         for done, future in enumerate(as_completed(futures), 1):
@@ -124,6 +158,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--fair", action="store_true", help="also play the fair expert on the same deals")
+    parser.add_argument(
+        "--suits", action="store_true", help="see only the suits of the other hands' cards (and their wilds)"
+    )
     args = parser.parse_args(argv)
     if args.games < 2 or args.games % 2:
         parser.error(f"--games: {args.games} must be even and at least 2: each deal is played from both seats")
@@ -137,6 +174,7 @@ def main(argv: list[str] | None = None) -> int:
         "players": 2,
         "against": args.against,
         "iterations": args.iterations,
+        "suits": args.suits,
         "seed": args.seed,
         "python": platform.python_version(),
         "results": results,

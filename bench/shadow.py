@@ -4,6 +4,7 @@ Run from the repository root::
 
     python bench/shadow.py                                   # the expert at 1000 simulations, 2-player action
     python bench/shadow.py --bot omniscient@1000 --games 200 # the expert's search seeing the other hand
+    python bench/shadow.py --bot suits@1000                  # ... seeing only the suits in it
     python bench/shadow.py --bot expert@0.5s --variant classic
 
 A tournament's win rate mixes the value of a player's choices with the luck of every
@@ -22,7 +23,9 @@ on playing, is worth: a player's later moves also follow the bot in a real match
 it is a guide to, not a forecast of, the tournament's margin. The values see the other
 hand, so a difference decided by a card the bot could not know scores its luck; over
 many differences that luck averages out. ``omniscient`` is ``bench/omniscient.py``'s
-bot, whose worlds are the real game: what reading the other hand perfectly would add.
+bot, whose worlds are the real game: what reading the other hand perfectly would add;
+``suits`` is the same bot knowing only the suits in the other hand and where its wilds
+are.
 
 The kinds of difference name the phase and the kind of each move (normal's first):
 ``card`` a plain card, ``8`` a wild, ``action`` a card that skips, reverses or makes
@@ -61,9 +64,13 @@ from omniscient import Omniscient
 
 
 def make(spec: str, seed: int) -> Bot:
-    """``--bot``'s player: a level with its budget, or ``omniscient@ITERATIONS``."""
-    if spec.startswith("omniscient@"):
-        return Omniscient(seed, int(spec.split("@", 1)[1]))
+    """``--bot``'s player: a level with its budget, ``omniscient@ITERATIONS`` or ``suits@ITERATIONS``."""
+    for name, suits in (("omniscient@", False), ("suits@", True)):
+        if spec.startswith(name):
+            count = spec.removeprefix(name)
+            if not count.isdigit() or int(count) < 1:
+                raise ValueError(f"{spec!r}: the simulations after @ must be a whole number of at least 1")
+            return Omniscient(seed, int(count), suits)
     level, budget = parse_bot(spec)
     return make_bot(level, seed, **budget)
 
@@ -161,7 +168,9 @@ def main(argv: list[str] | None = None) -> int:
         "--variant", default="action", choices=sorted(PRESETS), help="a 2-player preset (default action)"
     )
     parser.add_argument(
-        "--bot", default="expert@1000", help="the watching bot: hard/expert with a budget, or omniscient@ITERATIONS"
+        "--bot",
+        default="expert@1000",
+        help="the watching bot: hard/expert with a budget, omniscient@ITERATIONS or suits@ITERATIONS",
     )
     parser.add_argument("--games", type=int, default=200, help="games (default 200)")
     parser.add_argument("--playouts", type=int, default=160, help="play-outs valuing each move (default 160)")
@@ -173,7 +182,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         make(args.bot, 0)
     except ValueError as exc:
-        parser.error(f"--bot: {exc}; or omniscient@ITERATIONS")
+        parser.error(f"--bot: {exc}; or omniscient@ITERATIONS, suits@ITERATIONS")
     start = time.perf_counter()
     games: list[dict[str, Any]] = []
     with ProcessPoolExecutor(args.jobs) as pool:
