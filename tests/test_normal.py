@@ -1,4 +1,5 @@
-"""The normal player's turn planner (two players, the first out wins): scripted positions."""
+"""The normal player: its turn planner (two players, the first out wins) and its rules of thumb
+with more players, in scripted positions."""
 
 from __future__ import annotations
 
@@ -125,3 +126,25 @@ def test_after_a_wild_the_normal_player_names_a_suit_it_holds(preset):
                 overruled += alone.suit not in held
             game.play(action, seat)
     assert named > 50 and overruled > 0
+
+
+def test_with_three_players_a_reverse_turns_play_away_from_the_next_player_about_to_go_out():
+    # Dealer 1: the starter 2 makes seat 2 draw two and lose its turn; seat 0 then holds
+    # A and 5 of spades, the next player (seat 1) two cards, the one behind (seat 2) four.
+    game = scripted("action", ["AS 5S", "9H 9D", "7C 7D"], "2S", "KH KD KC JH", dealer=1)
+    seen = view(game, 0)
+    assert seen.hand_counts == (2, 2, 4)
+    action, reason = HeuristicBot(1).decide(seen)
+    assert action == Play(Card.parse("AS"))
+    assert "turns play away from seat 1, who holds 2 cards" in reason
+
+
+def test_with_three_players_a_reverse_is_kept_when_it_would_hand_the_turn_to_a_player_about_to_go_out():
+    # Dealer 0: the starter 2 makes seat 1 draw two; seat 2 lays the 4 and holds two cards,
+    # so a reverse from seat 0 would give it the next turn.
+    game = scripted("action", ["AS 5S 9C", "9H 9D 10H", "4S 7C 7D"], "2S", "KH KD KC JH", dealer=0)
+    game.play(Play(Card.parse("4S")), 2)
+    seen = view(game, 0)
+    assert seen.hand_counts == (3, 5, 2)
+    action, _ = HeuristicBot(1).decide(seen)
+    assert action == Play(Card.parse("5S"))

@@ -374,7 +374,7 @@ class HeuristicBot:
                 why = f"skips seat {victims[0]}, who holds {counts[victims[0]]} cards"
         elif e[REVERSE] and n > 2 and (e[REVERSE] * k) % 2:
             back = (me - d) % n
-            bonus += 0.6 * (foe(nxt) - foe(back)) * -1
+            bonus += 0.6 * (foe(nxt) - foe(back))
             if bonus > 0:
                 why = f"turns play away from seat {nxt}, who holds {counts[nxt]} cards"
         if e[DRAW2]:
