@@ -234,6 +234,9 @@ def test_run_tournament_refuses_what_cannot_be_played():
         run_tournament(classic, 2, ["wizard"], 2)
     with pytest.raises(TournamentError, match="3 bots cannot share 2 seats: give at most 2 bots"):
         run_tournament(classic, 2, ["easy", "normal", "hard"], 2)
+    teams = load_preset("baby-eating").with_options(["teams=true"])
+    with pytest.raises(TournamentError, match="3 bots cannot share the 2 teams of 4 seats: give at most 2 bots"):
+        run_tournament(teams, 4, ["easy", "normal", "normal"], 2)
     with pytest.raises(TournamentError, match="games: 0; play at least 1"):
         run_tournament(classic, 2, ["easy"], 0)
     with pytest.raises(TournamentError, match="jobs: 0; use at least 1"):
@@ -264,7 +267,10 @@ def test_parse_bot_reads_level_and_budget(spec, parsed):
     ("spec", "message"),
     [
         ("wizard", "unknown bot 'wizard'; valid levels: easy, normal, hard, expert"),
-        ("hard@", "unknown bot 'hard@'"),
+        ("hard@", "bot 'hard@': '' is not a budget; give a whole number of iterations \\(hard@500\\) or seconds"),
+        ("hard@500ms", "'500ms' is not a budget"),
+        ("expert@-1s", "'-1s' is not a budget; .* seconds \\(expert@2s or expert@0.5s\\)"),
+        ("wizard@5", "unknown bot 'wizard@5'; valid levels"),
         ("", "unknown bot ''"),
         ("easy@5", "the easy level does not search, so it takes no budget"),
         ("normal@1s", "the normal level does not search"),
@@ -333,6 +339,12 @@ def test_options_reach_the_rules_and_the_report():
     )
     assert out["options"] == ["stacking=true"]
     assert out["bots"][0]["seats"] == [2, 2, 2]  # one entrant takes every seat
+
+
+def test_a_team_game_seats_a_team_of_two_for_each_bot_by_default():
+    out = tournament_json("--variant", "baby-eating", "--option", "teams=true", "--bots", "normal,easy", "--games", "2")
+    assert out["players"] == 4
+    assert [b["games"] for b in out["bots"]] == [2, 2]
 
 
 def test_the_table_lists_every_bot():

@@ -57,8 +57,15 @@ def parse_bot(spec: str) -> tuple[str, dict[str, Any]]:
 
     :raises TournamentError: naming the spec and the valid levels.
     """
-    match = _SPEC.match(spec.strip().lower())
+    text = spec.strip().lower()
+    match = _SPEC.match(text)
     if match is None or match["level"] not in LEVELS:
+        level, at, budget = text.partition("@")
+        if at and level in LEVELS:
+            raise TournamentError(
+                f"bot {spec!r}: {budget!r} is not a budget; give a whole number of iterations "
+                f"({level}@500) or seconds ({level}@2s or {level}@0.5s)"
+            )
         raise TournamentError(
             f"unknown bot {spec!r}; valid levels: {', '.join(LEVELS)} "
             "(search levels take a budget: hard@500 iterations, expert@2s seconds)"
@@ -213,7 +220,6 @@ class BotResult:
     games: int = 0
     wins: float = 0.0
     score_sum: float = 0.0
-    seat_games: int = 0
     #: Games played at each seat.
     seats: list[int] = field(default_factory=list)
     elo: float = 1500.0
@@ -228,7 +234,8 @@ class BotResult:
 
     @property
     def mean_score(self) -> float:
-        return self.score_sum / self.seat_games if self.seat_games else 0.0
+        seat_games = sum(self.seats)
+        return self.score_sum / seat_games if seat_games else 0.0
 
     def to_dict(self) -> dict[str, Any]:
         low, high = self.interval
@@ -286,7 +293,6 @@ def tally(names: list[str], players: int, results: list[GameResult]) -> list[Bot
             stats[e].wins += shares[e]
         for seat, e in enumerate(r.seats):
             stats[e].seats[seat] += 1
-            stats[e].seat_games += 1
             stats[e].score_sum += r.totals[seat]
         for a in present:
             for b in present:
@@ -310,14 +316,20 @@ def run_tournament(
 ) -> TournamentResult:
     """Play ``games`` games between ``bots`` (level specs) at ``players`` seats; see the module docstring.
 
-    :raises TournamentError: for an unknown bot, no bots, or more bots than seats.
+    :raises TournamentError: for an unknown bot, no bots, or more bots than seats (than teams, in a team game).
     :raises RulesError: when the players cannot play these rules.
     """
     if not bots:
         raise TournamentError(f"give at least one bot; levels: {', '.join(LEVELS)}")
     for spec in bots:
         parse_bot(spec)
-    if len(bots) > players:
+    if rules.teams:
+        if len(bots) > players // 2:
+            raise TournamentError(
+                f"{len(bots)} bots cannot share the {players // 2} teams of {players} seats: "
+                f"give at most {players // 2} bots, one per team"
+            )
+    elif len(bots) > players:
         raise TournamentError(f"{len(bots)} bots cannot share {players} seats: give at most {players} bots")
     if games < 1:
         raise TournamentError(f"games: {games}; play at least 1")
@@ -361,7 +373,12 @@ def tournament_command(
     variant: VariantOption = None,
     players: Annotated[
         int | None,
-        typer.Option("--players", "-p", metavar="N", help="Seats per game (default: one per bot, at least 2)."),
+        typer.Option(
+            "--players",
+            "-p",
+            metavar="N",
+            help="Seats per game (default: one per bot, at least 2; in a team game, a team of two per bot).",
+        ),
     ] = None,
     bots: Annotated[
         str,
@@ -396,7 +413,12 @@ def tournament_command(
     specs = [b for b in (x.strip() for x in bots.split(",")) if b]
     try:
         rules = resolve_rules(variant, rules_file, option)
-        seats = players if players is not None else min(max(len(specs), 2, rules.min_players), rules.max_players)
+        if players is not None:
+            seats = players
+        elif rules.teams:  # a team of two seats for each bot
+            seats = min(max(2 * len(specs), 4, rules.min_players), rules.max_players)
+        else:
+            seats = min(max(len(specs), 2, rules.min_players), rules.max_players)
         description = f"{rules.name}, {seats} players: {', '.join(specs)}"
         with progress_bar(out, description, games, show=not as_json) as on_game:
             result = run_tournament(rules, seats, specs, games, seed, jobs, option, on_game=on_game)
