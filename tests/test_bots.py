@@ -19,6 +19,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from eights.bots import LEVELS, HeuristicBot, Hint, ISMCTSBot, RandomBot, make_bot
+from eights.bots.ismcts import DUEL_RIVALS
 from eights.cards import Card
 from eights.engine import Game, View, view
 from eights.engine.actions import Draw, Play
@@ -284,6 +285,14 @@ def test_time_and_iteration_budgets_stop_at_whichever_comes_first():
     b.choose(seen)
     assert time.perf_counter() - start < 1.0
     assert 0 < b.last_iterations < 10**9
+
+
+def test_a_spent_time_budget_stops_the_tree_and_the_paired_test_after_one_deal_each():
+    seen = several_choices()
+    b = ISMCTSBot(1, seconds=1e-9)
+    action = b.choose(seen)
+    assert b.last_iterations <= 1 + 1 + DUEL_RIVALS  # one tree iteration, one deal for each action tested
+    assert action == HeuristicBot(1).decide(seen)[0]  # too few deals to override the normal player
 
 
 @pytest.mark.parametrize(

@@ -334,7 +334,7 @@ class ISMCTSBot:
         clock = time.perf_counter
         done = 0
         while done < limit:
-            if done & 7 == 0 and clock() >= deadline and done:
+            if done and clock() >= deadline:
                 break
             done += 1
             game = worlds.deal()
@@ -430,7 +430,7 @@ class ISMCTSBot:
         sums = [0.0] * len(rivals)
         squares = [0.0] * len(rivals)
         deals = 0
-        while deals < limit and (deals < MIN_DEALS or clock() < end):
+        while deals < limit and (not deals or clock() < end):
             world = worlds.deal()
             seed = rng.getrandbits(48)
             r0 = world.round_index
