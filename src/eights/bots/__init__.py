@@ -22,8 +22,8 @@ def make_bot(level: str, seed: int | None = None, **budget: Any) -> Bot:
     """A computer player of ``level``, seeded.
 
     ``budget`` applies to the search levels (``hard``, ``expert``): ``seconds`` per
-    decision, ``iterations`` per decision (give ``seconds=None`` to use iterations
-    alone), and the search's other settings (``c``, ``depth``, ``points_weight``).
+    decision, ``iterations`` per decision (alone, unless ``seconds`` is given too), and
+    the search's other settings (``c``, ``depth``, ``points_weight``).
 
     :raises ValueError: for an unknown level, or a budget given to a level without search.
     """

@@ -28,3 +28,13 @@ class Bot(Protocol):
     def hint(self, view: View) -> Hint:
         """The action this bot would take, with a reason a player can read."""
         ...
+
+
+def legal_moves(view: View) -> tuple[Action, ...]:
+    """The seat's legal actions, for a bot to choose from.
+
+    :raises ValueError: when there are none: it is another seat's turn.
+    """
+    if not view.legal:
+        raise ValueError(f"seat {view.seat} has nothing to do: it is seat {view.to_act}'s turn")
+    return view.legal

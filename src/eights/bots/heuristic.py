@@ -39,7 +39,7 @@ import random
 from collections import Counter
 from dataclasses import dataclass, field
 
-from eights.bots.base import Hint
+from eights.bots.base import Hint, legal_moves
 from eights.bots.turnplan import TurnPlanner, describe, gives_another_turn, plannable
 from eights.cards import RANKS, SUITS, Card, Suit
 from eights.engine import Action, View
@@ -49,8 +49,6 @@ from eights.engine.tables import NAMED, Tables, tables_for
 
 # Positions in a compiled effect (eights.engine.tables.Effect).
 WILD, SKIP, REVERSE, DRAW2, CHAIN, FOLLOW, PENALTY, CHOOSE, SWAP, EXTRA, JACKS, ALLY, SUICIDE, CANCEL = range(14)
-
-SUIT_WORDS = ("clubs", "diamonds", "hearts", "spades")
 
 #: Bonus for a play that empties the hand: it wins the round.
 OUT = 100.0
@@ -123,9 +121,7 @@ class HeuristicBot:
 
     def decide(self, view: View) -> tuple[Action, str]:
         """The action to take and the reason, in words."""
-        legal = view.legal
-        if not legal:
-            raise ValueError(f"seat {view.seat} has nothing to do: it is seat {view.to_act}'s turn")
+        legal = legal_moves(view)
         s = self._situation(view)
         phase = view.phase
         planned = plannable(view.rules, s.n)
@@ -308,16 +304,15 @@ class HeuristicBot:
             reasons.append((bonus, f"play {_cards(play)}: {why}"))
         if not t.wild[card]:
             suit = SUITS[card]
+            word = Suit(suit).name.lower()
             mine = sum(1 for c in rest if SUITS[c] == suit)
             value += self.suit_weight * mine + 0.1 * sum(1 for c in rest if RANKS[c] == RANKS[card])
             nxt = s.next_seat
             if s.is_opponent(nxt) and suit in s.voids.get(nxt, ()):
                 value += 0.6
-                reasons.append((0.6, f"play {_cards(play)}: the next player seems to hold no {SUIT_WORDS[suit]}"))
+                reasons.append((0.6, f"play {_cards(play)}: the next player seems to hold no {word}"))
             if mine >= 2:
-                reasons.append(
-                    (self.suit_weight * mine, f"play {_cards(play)}: you keep {mine} more {SUIT_WORDS[suit]}")
-                )
+                reasons.append((self.suit_weight * mine, f"play {_cards(play)}: you keep {mine} more {word}"))
         else:
             value += self.suit_weight * self._longest(rest)[1]
         value += 0.3 * (len(cards) - 1)
@@ -505,14 +500,14 @@ class HeuristicBot:
                 if SUITS[c] < 4:
                     worth[SUITS[c]] += self.shed(s, c)
             suit = max(legal, key=lambda x: (by_suit[x], x in voids, worth[x], -x))
-            word = SUIT_WORDS[suit]
+            word = Suit(suit).name.lower()
             if sum(1 for x in by_suit if by_suit[x] == by_suit[suit]) > 1 and suit in voids:
                 return legal[suit], f"name {word}: your longest suit, and the next player seems to hold none"
             return legal[suit], f"name {word}: your longest suit"
         # Only wilds left (or nothing): name a suit the next player seems to lack, else the most played.
         seen = Counter(SUITS[c] for c in s.view.discard if SUITS[c] < 4)
         suit = max(legal, key=lambda x: (x in voids, seen[x], -x))
-        return legal[suit], f"name {SUIT_WORDS[suit]}: the suit the others are likeliest to lack"
+        return legal[suit], f"name {Suit(suit).name.lower()}: the suit the others are likeliest to lack"
 
     def _choose_target(self, s: Situation, kind: str) -> tuple[Action, str]:
         legal = [a for a in s.view.legal if isinstance(a, ChoosePlayer)]

@@ -49,7 +49,7 @@ import time
 from collections import Counter
 from collections.abc import Callable
 
-from eights.bots.base import Hint
+from eights.bots.base import Hint, legal_moves
 from eights.bots.belief import Belief, Dealer
 from eights.bots.heuristic import HeuristicBot
 from eights.bots.turnplan import plannable
@@ -247,9 +247,7 @@ class ISMCTSBot:
     # ----- the Bot protocol ---------------------------------------------------------------
 
     def choose(self, view: View) -> Action:
-        legal = view.legal
-        if not legal:
-            raise ValueError(f"seat {view.seat} has nothing to do: it is seat {view.to_act}'s turn")
+        legal = legal_moves(view)
         self._kept_usual = None
         self.last_duel = None
         if len(legal) == 1:

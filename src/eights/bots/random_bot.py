@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from eights.bots.base import Hint
+from eights.bots.base import Hint, legal_moves
 from eights.engine import Action, View
 
 
@@ -17,9 +17,8 @@ class RandomBot:
         self.rng = random.Random(seed)
 
     def choose(self, view: View) -> Action:
-        if not view.legal:
-            raise ValueError(f"seat {view.seat} has nothing to do: it is seat {view.to_act}'s turn")
-        return view.legal[self.rng.randrange(len(view.legal))]
+        legal = legal_moves(view)
+        return legal[self.rng.randrange(len(legal))]
 
     def hint(self, view: View) -> Hint:
         return Hint(self.choose(view), "a random legal move")

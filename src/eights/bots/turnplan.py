@@ -37,7 +37,7 @@ from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
 
-from eights.cards import RANKS, SUITS
+from eights.cards import RANKS, SUITS, Suit
 from eights.engine import Action, View
 from eights.engine.actions import Draw, NameSuit, Pass, Play
 from eights.engine.game import Game
@@ -318,7 +318,7 @@ def describe(plan: Plan, first: Action) -> str:
         if isinstance(action, Play):
             words.append(" ".join(c.pretty() for c in action.cards))
         elif isinstance(action, NameSuit):
-            words.append(f"name {('clubs', 'diamonds', 'hearts', 'spades')[action.suit]}")
+            words.append(f"name {Suit(action.suit).name.lower()}")
         elif isinstance(action, Draw):
             words.append("draw")
         elif isinstance(action, Pass):
