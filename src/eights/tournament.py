@@ -323,14 +323,11 @@ def run_tournament(
         raise TournamentError(f"give at least one bot; levels: {', '.join(LEVELS)}")
     for spec in bots:
         parse_bot(spec)
-    if rules.teams:
-        if len(bots) > players // 2:
-            raise TournamentError(
-                f"{len(bots)} bots cannot share the {players // 2} teams of {players} seats: "
-                f"give at most {players // 2} bots, one per team"
-            )
-    elif len(bots) > players:
-        raise TournamentError(f"{len(bots)} bots cannot share {players} seats: give at most {players} bots")
+    room = players // 2 if rules.teams else players  # in a team game each bot takes a team
+    if len(bots) > room:
+        where = f"the {room} teams of {players} seats" if rules.teams else f"{players} seats"
+        each = ", one per team" if rules.teams else ""
+        raise TournamentError(f"{len(bots)} bots cannot share {where}: give at most {room} bots{each}")
     if games < 1:
         raise TournamentError(f"games: {games}; play at least 1")
     if jobs < 1:
@@ -413,12 +410,12 @@ def tournament_command(
     specs = [b for b in (x.strip() for x in bots.split(",")) if b]
     try:
         rules = resolve_rules(variant, rules_file, option)
-        if players is not None:
-            seats = players
-        elif rules.teams:  # a team of two seats for each bot
-            seats = min(max(2 * len(specs), 4, rules.min_players), rules.max_players)
-        else:
-            seats = min(max(len(specs), 2, rules.min_players), rules.max_players)
+        per = 2 if rules.teams else 1  # seats per bot
+        seats = (
+            players
+            if players is not None
+            else min(max(per * len(specs), 2 * per, rules.min_players), rules.max_players)
+        )
         description = f"{rules.name}, {seats} players: {', '.join(specs)}"
         with progress_bar(out, description, games, show=not as_json) as on_game:
             result = run_tournament(rules, seats, specs, games, seed, jobs, option, on_game=on_game)
