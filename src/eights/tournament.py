@@ -42,7 +42,7 @@ from eights.simulate import bot_seed, game_seed
 #: The z value of a 95% two-sided interval.
 Z95 = 1.959963984540054
 
-_SPEC = re.compile(r"^(?P<level>[a-z]+)(?:@(?P<amount>\d+(?:\.\d+)?)(?P<unit>s?))?$")
+_BUDGET = re.compile(r"^(?P<amount>\d+(?:\.\d+)?)(?P<unit>s?)$")
 
 
 class TournamentError(ValueError):
@@ -57,24 +57,22 @@ def parse_bot(spec: str) -> tuple[str, dict[str, Any]]:
 
     :raises TournamentError: naming the spec and the valid levels.
     """
-    text = spec.strip().lower()
-    match = _SPEC.match(text)
-    if match is None or match["level"] not in LEVELS:
-        level, at, budget = text.partition("@")
-        if at and level in LEVELS:
-            raise TournamentError(
-                f"bot {spec!r}: {budget!r} is not a budget; give a whole number of iterations "
-                f"({level}@500) or seconds ({level}@2s or {level}@0.5s)"
-            )
+    level, at, budget = spec.strip().lower().partition("@")
+    if level not in LEVELS:
         raise TournamentError(
             f"unknown bot {spec!r}; valid levels: {', '.join(LEVELS)} "
             "(search levels take a budget: hard@500 iterations, expert@2s seconds)"
         )
-    level = match["level"]
-    if match["amount"] is None:
+    if not at:
         return level, {}
     if level in ("easy", "normal"):
         raise TournamentError(f"bot {spec!r}: the {level} level does not search, so it takes no budget")
+    match = _BUDGET.match(budget)
+    if match is None:
+        raise TournamentError(
+            f"bot {spec!r}: {budget!r} is not a budget; give a whole number of iterations "
+            f"({level}@500) or seconds ({level}@2s or {level}@0.5s)"
+        )
     amount = float(match["amount"])
     if match["unit"]:
         if amount <= 0:
