@@ -235,7 +235,7 @@ class ISMCTSBot:
         #: The normal player, whose move stands unless the search finds a clearly better one.
         self.guide = HeuristicBot(seed)
         #: What the search believes of the other hand, read through the normal player's eyes.
-        self.belief = Belief(self.rng, self.guide, lambda view: Worlds(view, self.rng, self.infer))
+        self.belief = Belief(self.rng, self.guide, self._fresh_worlds)
         #: The normal player's reason, when its move stood at the last decision.
         self._kept_usual: str | None = None
         #: Simulations run by the last decision, tree iterations and paired play-outs (0 when forced).
@@ -308,6 +308,11 @@ class ISMCTSBot:
         if self.modelled(view):
             self.belief.update(view)
             return self.belief
+        return Worlds(view, self.rng, self.infer)
+
+    def _fresh_worlds(self, view: View) -> Worlds:
+        """The belief's first particles, and new ones when it loses the thread (a method, not a
+        lambda, so that the bot can be pickled)."""
         return Worlds(view, self.rng, self.infer)
 
     def modelled(self, view: View) -> bool:

@@ -9,6 +9,7 @@ names the suit after a wild. Text forms, used in logs and game records:
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Final
 
 from eights.cards import ALL_CARDS, Card, CardError, Suit, format_cards, parse_cards
@@ -38,6 +39,18 @@ class Action:
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({', '.join(map(repr, self._key))})"
+
+    # An action is rebuilt from its key (``type(self)(*self._key)`` is an equal action), and an
+    # interned one (``DRAW``, ``PLAY[card]``, ...) comes back as that very object: the default
+    # copy would set the slots one by one, which ``__setattr__`` refuses.
+    def __reduce__(self) -> tuple[Callable[[type[Action], tuple[object, ...]], Action], tuple[object, ...]]:
+        return (_restore, (type(self), self._key))
+
+    def __copy__(self) -> Action:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, object]) -> Action:
+        return self
 
     def words(self) -> str:
         """The action for people."""
@@ -167,6 +180,15 @@ PASS: Final = Pass()
 NAME_SUIT: Final[tuple[NameSuit, ...]] = tuple(NameSuit(suit) for suit in Suit)
 BURY: Final[tuple[Bury, ...]] = tuple(Bury(card) for card in ALL_CARDS)
 CHOOSE: Final[tuple[ChoosePlayer, ...]] = tuple(ChoosePlayer(seat) for seat in range(16))
+
+_INTERNED: Final[dict[Action, Action]] = {a: a for a in (*PLAY, DRAW, PASS, *NAME_SUIT, *BURY, *CHOOSE)}
+
+
+def _restore(kind: type[Action], key: tuple[object, ...]) -> Action:
+    """The action of ``kind`` with ``key``, the interned one where there is one (for pickle)."""
+    action = kind(*key)
+    return _INTERNED.get(action, action)
+
 
 ACTION_FORMS = "play CARD [CARD...], draw, pass, suit C|D|H|S, bury CARD, choose SEAT (or a card alone, like 8H)"
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import lru_cache
 
 from eights.cards import ALL_CARDS, JOKER_RANK, NO_SUIT, RANKS, SUITS, Card, parse_rank
@@ -133,6 +134,11 @@ class Tables:
         self.follow_blocks_out = rules.follow_blocks_out
         self.starter_reverse_dealer_first = rules.starter_reverse_dealer_first
         self.max_actions = rules.max_actions
+
+    def __reduce__(self) -> tuple[Callable[[RuleSet], Tables], tuple[RuleSet]]:
+        # Derived from the rule set alone: a copy (pickle, deepcopy) is the cached compilation of
+        # an equal rule set, not a second set of tables.
+        return (tables_for, (self.rules,))
 
     def pack(self, players: int) -> list[Card]:
         """The full pack, in a fixed order, before shuffling."""
