@@ -36,7 +36,7 @@ and uses its own ``random.Random`` only to break exact ties.
 from __future__ import annotations
 
 import random
-from collections import Counter
+from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
 from eights.bots.base import Hint, legal_moves
@@ -274,7 +274,8 @@ class HeuristicBot:
         left = Counter(s.hand)
         left.subtract(cards)
         rest = list(left.elements())
-        follows = t.effect[card] is not None and t.effect[card][FOLLOW] and s.view.phase != "follow_drawn"
+        effect = t.effect[card]
+        follows = effect is not None and effect[FOLLOW] and s.view.phase != "follow_drawn"
         if follows:
             value, plan = self._plan_follow(s, tuple(sorted(rest)), RANKS[card], SUITS[card], {}, [0])
             value += sum(self.shed(s, c) for c in cards)
@@ -495,7 +496,7 @@ class HeuristicBot:
         nxt = s.next_seat
         voids = s.voids.get(nxt, set()) if s.is_opponent(nxt) else set()
         if by_suit:
-            worth = Counter()
+            worth: defaultdict[int, float] = defaultdict(float)
             for c in s.hand:
                 if SUITS[c] < 4:
                     worth[SUITS[c]] += self.shed(s, c)

@@ -48,6 +48,7 @@ import random
 import time
 from collections import Counter
 from collections.abc import Callable
+from typing import Any
 
 from eights.bots.base import Hint, legal_moves
 from eights.bots.belief import Belief, Dealer
@@ -88,6 +89,7 @@ MIN_DEALS = 10
 
 # An edge of the tree: [visits, reward sum, times available, children by seat to act].
 VISITS, TOTAL, AVAIL, CHILDREN = range(4)
+Edge = list[Any]
 
 _SLOTS = tuple(name for name in Game.__slots__ if name not in ("hands", "stock", "discard", "totals", "queue"))
 
@@ -240,7 +242,7 @@ class ISMCTSBot:
         self._kept_usual: str | None = None
         #: Simulations run by the last decision, tree iterations and paired play-outs (0 when forced).
         self.last_iterations = 0
-        self._last_root: dict[Action, list] = {}
+        self._last_root: dict[Action, Edge] = {}
         #: The last paired test: (rival, mean gain over the normal player's move, standard error, deals).
         self.last_duel: list[tuple[Action, float, float, int]] | None = None
 
@@ -319,7 +321,7 @@ class ISMCTSBot:
         """Whether the other player is read as the normal player: two players, the first out wins."""
         return self.model and plannable(view.rules, view.players)
 
-    def search(self, view: View, iterations: int | None, seconds: float | None) -> dict[Action, list]:
+    def search(self, view: View, iterations: int | None, seconds: float | None) -> dict[Action, Edge]:
         """Search the tree from ``view`` for that many iterations or seconds; the root's edges by action."""
         rng = self.rng
         deadline = time.perf_counter() + seconds if seconds is not None else math.inf  # the belief's update counts
@@ -332,7 +334,7 @@ class ISMCTSBot:
         randrange = rng.randrange
         depth = self.depth if self.depth is not None else 1 << 30
         wild = tables_for(view.rules).wild
-        root: dict[Action, list] = {}
+        root: dict[Action, Edge] = {}
         limit = iterations if iterations is not None else 1 << 62
         clock = time.perf_counter
         done = 0
@@ -343,7 +345,7 @@ class ISMCTSBot:
             game = worlds.deal()
             r0 = game.round_index
             node = root
-            path: list[tuple[list, int]] = []
+            path: list[tuple[Edge, int]] = []
             legal_actions = game.legal_actions
             apply = game.apply
             # Selection and expansion.
