@@ -9,6 +9,8 @@ import pytest
 from typer.testing import CliRunner
 
 from eights.bots import LEVELS
+from eights.bots.spec import BotSpecError
+from eights.bots.spec import parse_bot as parse_spec
 from eights.cli import app
 from eights.engine import View
 from eights.rules import RulesError, load_preset
@@ -261,6 +263,7 @@ def test_run_tournament_refuses_what_cannot_be_played():
 )
 def test_parse_bot_reads_level_and_budget(spec, parsed):
     assert parse_bot(spec) == parsed
+    assert parse_spec(spec) == parsed
 
 
 @pytest.mark.parametrize(
@@ -280,8 +283,18 @@ def test_parse_bot_reads_level_and_budget(spec, parsed):
     ],
 )
 def test_parse_bot_refuses_bad_specs_naming_the_valid_levels(spec, message):
-    with pytest.raises(TournamentError, match=message):
+    with pytest.raises(BotSpecError, match=message):
+        parse_spec(spec)
+    with pytest.raises(TournamentError, match=message):  # the tournament keeps the spec's own words
         parse_bot(spec)
+
+
+def test_parse_bot_lives_in_bots_spec_with_its_own_error_class():
+    assert issubclass(BotSpecError, ValueError)
+    assert not issubclass(BotSpecError, TournamentError)
+    assert parse_spec("expert@2s") == ("expert", {"seconds": 2.0})
+    with pytest.raises(BotSpecError, match="the time budget is too large"):
+        parse_spec("expert@" + "9" * 400 + "s")
 
 
 # ----- the command ----------------------------------------------------------------------------------

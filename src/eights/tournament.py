@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import json
 import math
-import re
 import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor, as_completed
@@ -34,6 +33,8 @@ from typing import Annotated, Any
 import typer
 
 from eights.bots import LEVELS, Bot, make_bot
+from eights.bots.spec import BotSpecError
+from eights.bots.spec import parse_bot as parse_spec
 from eights.cli_common import OptionsOption, RulesOption, VariantOption, progress_bar
 from eights.engine import Game, view
 from eights.rules import RulesError, RuleSet, resolve_rules
@@ -41,8 +42,6 @@ from eights.simulate import bot_seed, game_seed
 
 #: The z value of a 95% two-sided interval.
 Z95 = 1.959963984540054
-
-_BUDGET = re.compile(r"^(?P<amount>\d+(?:\.\d+)?)(?P<unit>s?)$")
 
 
 class TournamentError(ValueError):
@@ -53,34 +52,14 @@ class TournamentError(ValueError):
 
 
 def parse_bot(spec: str) -> tuple[str, dict[str, Any]]:
-    """A bot spec's level and budget: ``expert``, ``hard@500`` (iterations), ``expert@2s`` (seconds).
+    """A bot spec's level and budget, as ``eights.bots.spec.parse_bot`` reads it.
 
-    :raises TournamentError: naming the spec and the valid levels.
+    :raises TournamentError: naming the spec and the valid levels (the spec's own message).
     """
-    level, at, budget = spec.strip().lower().partition("@")
-    if level not in LEVELS:
-        raise TournamentError(
-            f"unknown bot {spec!r}; valid levels: {', '.join(LEVELS)} "
-            "(search levels take a budget: hard@500 iterations, expert@2s seconds)"
-        )
-    if not at:
-        return level, {}
-    if level in ("easy", "normal"):
-        raise TournamentError(f"bot {spec!r}: the {level} level does not search, so it takes no budget")
-    match = _BUDGET.match(budget)
-    if match is None:
-        raise TournamentError(
-            f"bot {spec!r}: {budget!r} is not a budget; give a whole number of iterations "
-            f"({level}@500) or seconds ({level}@2s or {level}@0.5s)"
-        )
-    amount = float(match["amount"])
-    if match["unit"]:
-        if amount <= 0:
-            raise TournamentError(f"bot {spec!r}: the time budget must be positive")
-        return level, {"seconds": amount}
-    if amount < 1 or amount != int(amount):
-        raise TournamentError(f"bot {spec!r}: the iteration budget must be a whole number, 1 or more")
-    return level, {"iterations": int(amount)}
+    try:
+        return parse_spec(spec)
+    except BotSpecError as exc:
+        raise TournamentError(str(exc)) from None
 
 
 def entrant_names(bots: list[str]) -> list[str]:
