@@ -23,24 +23,18 @@ from eights.cards import Card, Suit
 from eights.engine import Action, Draw, Game, Pass, Play, View
 from eights.engine.events import CardBuried, CardPlayed, CardsDrawn, CardsSwapped, JackDropped, SuitNamed
 from eights.rules import load_preset
+from eights.table.narrate import event_words, fix_you, hint_words, parse_move, pretty_cards
+from eights.table.session import HUMAN, PlayConfig, Session, UsageError, build_config
 from eights.tui import play_command
 from eights.tui.app import EightsApp
-from eights.tui.narrate import event_words, fix_you, hint_words, parse_move, pretty_cards
 from eights.tui.plain import PlainGame, run_plain
-from eights.tui.screens import (
-    BuryDialog,
-    ChoiceDialog,
-    JackDialog,
-    MatchEndScreen,
-    PassDeviceScreen,
-    PlayerDialog,
-    RoundEndScreen,
-    RulesScreen,
-    SetupScreen,
-    SuitDialog,
-    TableScreen,
-)
-from eights.tui.session import HUMAN, PlayConfig, Session, UsageError, build_config
+from eights.tui.screens.dialogs import BuryDialog, ChoiceDialog, JackDialog, PlayerDialog, SuitDialog
+from eights.tui.screens.match_end import MatchEndScreen
+from eights.tui.screens.pass_device import PassDeviceScreen
+from eights.tui.screens.round_end import RoundEndScreen
+from eights.tui.screens.rules import RulesScreen
+from eights.tui.screens.setup import SetupScreen
+from eights.tui.screens.table import TableScreen
 from eights.tui.widgets import GameLog, HandView, PileView, SeatsPanel
 from tests.scripting import scripted
 
@@ -261,7 +255,7 @@ def test_plain_hot_seat_quit_at_the_handover_leaves_the_game():
     )
     assert result.exit_code == 0
     after = result.stdout[result.stdout.index("=== Player 2, your turn (others, look away) ===") :]
-    assert "Goodbye: the game is left unfinished." in after
+    assert "Goodbye: the match is saved (match 1 in " in after
     assert "Waiting for Player 2" not in after and "Your hand" not in after
 
 
@@ -538,10 +532,10 @@ def test_hint_rules_and_speed_keys():
     async def script(pilot: Pilot[None]) -> None:
         screen = table(app)
         await pilot.press("plus")
-        assert app.speed == 4
+        assert screen.session.speed == 4
         await pilot.press("minus", "minus")
-        assert app.speed == 2
-        app.speed = INSTANT
+        assert screen.session.speed == 2
+        screen.session.speed = INSTANT
         screen.advance()
         await until(pilot, lambda: human_turn(app))
         await pilot.press("h")

@@ -7,6 +7,7 @@ Textual is imported only when the app starts, so other commands stay quick.
 from __future__ import annotations
 
 import sys
+from dataclasses import replace
 from typing import Annotated, NoReturn
 
 import typer
@@ -15,10 +16,13 @@ from eights.bots import LEVELS
 from eights.cards import CardError
 from eights.cli_common import OptionsOption, RulesOption, VariantOption
 from eights.engine import ActionError
+from eights.history import DbOption, open_store
 from eights.rules import RulesError
-from eights.tui.session import DEFAULT_SPEED, PlayConfig, Session, UsageError, build_config
+from eights.store import StoreError
+from eights.table import Session, UsageError, build_config
+from eights.table.session import DEFAULT_SPEED
 
-__all__ = ["PlayConfig", "Session", "build_config", "play_command"]
+__all__ = ["play_command"]
 
 USAGE_ERROR = 2
 
@@ -26,6 +30,11 @@ USAGE_ERROR = 2
 def _fail(message: str) -> NoReturn:
     typer.echo(f"eights: error: {message}", err=True)
     raise typer.Exit(USAGE_ERROR)
+
+
+def at_a_terminal() -> bool:
+    """Both ends are a terminal: the full-screen game can draw and read keys."""
+    return sys.stdin.isatty() and sys.stdout.isatty()
 
 
 def play_command(
@@ -41,12 +50,21 @@ def play_command(
         typer.Option(
             "--bots",
             metavar="LEVELS",
-            help=f"Computer levels for the other seats, comma-separated ({', '.join(LEVELS)}); one fills them all.",
+            help=f"Computer players for the other seats, comma-separated ({', '.join(LEVELS)}; a search level "
+            "takes a budget: hard@500 deals a move, expert@2s seconds); one fills them all.",
         ),
     ] = None,
     humans: Annotated[
         int | None,
-        typer.Option("--humans", metavar="N", min=0, help="People taking turns at this device (hot-seat); default 1."),
+        typer.Option("--humans", metavar="N", help="People taking turns at this device (hot-seat); default 1."),
+    ] = None,
+    names: Annotated[
+        str | None,
+        typer.Option(
+            "--name",
+            metavar="NAMES",
+            help="Your name, or the people's names in seat order (Ann,Bob); remembered for the next game.",
+        ),
     ] = None,
     seed: Annotated[
         int | None, typer.Option("--seed", "-s", metavar="S", help="The game's seed: the same seed, the same game.")
@@ -59,29 +77,74 @@ def play_command(
     ] = DEFAULT_SPEED,
     plain: Annotated[
         bool,
-        typer.Option("--plain", help="Plain text: print the game as lines and read moves from standard input."),
+        typer.Option(
+            "--plain",
+            help="Plain text: print the game as lines and read moves from standard input "
+            "(the default when standard input or output is not a terminal).",
+        ),
     ] = False,
+    resume: Annotated[
+        bool,
+        typer.Option("--resume", help="Take up the last unfinished match where it stopped."),
+    ] = False,
+    db: DbOption = None,
 ) -> None:
     """Play Crazy Eights against computer players (or friends, taking turns) in the terminal.
 
-    With no preset, rules, players or bots given, a new-game screen asks for them.
+    With no preset, rules, players or bots given, a new-game screen asks for them (prefilled with
+    the last game's settings). Every match is saved as it is played: `--resume` takes up the last
+    unfinished one.
     """
-    given = any(x is not None for x in (variant, rules_file, players, bots, humans)) or bool(option)
+    given = any(x is not None for x in (variant, rules_file, players, bots, humans, seed)) or bool(option)
+    if resume and (given or names is not None):
+        _fail("--resume takes up a saved match as it was: give no rules, players, bots, names or seed with it")
+    if not plain and not at_a_terminal():
+        typer.echo("eights: standard input or output is not a terminal: playing in plain text (--plain).", err=True)
+        plain = True
+    store = open_store(db)
     try:
-        config = build_config(variant, rules_file, option, players, bots, humans, seed, speed)
-        session = Session(config) if plain else None
-    except (RulesError, UsageError, CardError, ActionError) as exc:
+        session = None
+        if resume:
+            session = store.resume_last()
+            if session is None:
+                raise UsageError("there is no unfinished match to take up; start one with `eights play`")
+            config = session.config
+        else:
+            config = build_config(variant, rules_file, option, players, bots, humans, seed, speed, names)
+            if names is None:
+                config = replace(config, people=store.people()[: len(config.humans)])
+        if plain and session is None:
+            store.remember_setup(config)
+            session = store.start(config)
+    except (RulesError, UsageError, CardError, ActionError, StoreError) as exc:
+        store.close()
         _fail(str(exc))
-    if session is not None:
-        from eights.tui.plain import run_plain
+    try:
+        if session is not None and plain:
+            _play_plain(session)
+        else:
+            from eights.tui.app import EightsApp
 
-        try:
-            status = run_plain(session, sys.stdin, sys.stdout)
-        except KeyboardInterrupt:
-            typer.echo("Stopped.")
-            status = 130
-        raise typer.Exit(status)
-    from eights.tui.app import EightsApp
+            if session is not None:
+                app = EightsApp(session=session, store=store)
+            elif given:
+                app = EightsApp(config, store=store)
+            else:
+                # The new-game screen, prefilled with the last new game's settings.
+                app = EightsApp(defaults=store.last_setup() or config, store=store)
+            app.run()
+    except StoreError as exc:
+        _fail(str(exc))
+    finally:
+        store.close()
 
-    app = EightsApp(config) if given else EightsApp(defaults=config)
-    app.run()
+
+def _play_plain(session: Session) -> None:
+    from eights.tui.plain import run_plain
+
+    try:
+        status = run_plain(session, sys.stdin, sys.stdout)
+    except KeyboardInterrupt:
+        typer.echo("Stopped.")
+        status = 130
+    raise typer.Exit(status)

@@ -1,62 +1,97 @@
-"""The Textual app behind ``eights play``."""
+"""The Textual app behind ``eights play``: it moves between the new-game screen and the table.
+
+The screens never call the app: they post messages (``SetupScreen.Start``,
+``SetupScreen.Continue``, ``TableScreen.MatchEnded``) and the app decides what comes next.
+Where a match store is given, every match is saved as it is played.
+"""
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from textual.app import App
 from textual.binding import Binding, BindingType
-from textual.reactive import reactive
 
 from eights.engine import Game
-from eights.tui.screens import SetupScreen, TableScreen
-from eights.tui.session import DEFAULT_SPEED, PlayConfig, Session
+from eights.table import PlayConfig, Session
+from eights.tui.screens.setup import SetupScreen
+from eights.tui.screens.table import TableScreen
+
+if TYPE_CHECKING:
+    from eights.store import Store
 
 
 class EightsApp(App[None]):
     """Crazy Eights at the terminal: a new-game screen, then the table.
 
     ``config`` None opens the new-game screen (prefilled from ``defaults``); ``game``
-    replaces the first game's deal (tests and puzzles).
+    replaces the first game's deal (tests and puzzles); ``session`` is a match to take up
+    again (a saved one); ``store`` keeps every match and the last settings.
     """
 
     CSS_PATH = "eights.tcss"
     TITLE = "Crazy Eights"
     BINDINGS: ClassVar[list[BindingType]] = [Binding("ctrl+q", "quit", "Quit", show=False)]
 
-    #: Computer pacing, 1 (slow) to 5 (no pause); + and - change it.
-    speed: reactive[int] = reactive(DEFAULT_SPEED)
-
     def __init__(
-        self, config: PlayConfig | None = None, *, defaults: PlayConfig | None = None, game: Game | None = None
+        self,
+        config: PlayConfig | None = None,
+        *,
+        defaults: PlayConfig | None = None,
+        game: Game | None = None,
+        session: Session | None = None,
+        store: Store | None = None,
     ) -> None:
         super().__init__()
         self.config = config
         self.defaults = defaults or config
+        self.store = store
         self._first_game = game
-        if config is not None:
-            self.speed = config.speed
-        elif defaults is not None:
-            self.speed = defaults.speed
+        self._first_session = session
 
     def on_mount(self) -> None:
-        if self.config is None:
-            self.push_screen(SetupScreen(self.defaults))
+        if self._first_session is not None:
+            self.push_screen(TableScreen(self._first_session))
+            self._first_session = None
+        elif self.config is None:
+            self.push_screen(self.setup_screen(self.defaults))
         else:
-            self.push_screen(TableScreen(Session(self.config, self._first_game)))
+            self.push_screen(TableScreen(self.new_session(self.config, self._first_game)))
             self._first_game = None
+
+    def setup_screen(self, defaults: PlayConfig | None) -> SetupScreen:
+        unfinished = self.store.unfinished_words() if self.store is not None else None
+        return SetupScreen(defaults, unfinished)
+
+    def new_session(self, config: PlayConfig, game: Game | None = None) -> Session:
+        """A session for ``config``, saved in the store (with the settings it was chosen with)."""
+        if self.store is None:
+            return Session(config, game)
+        self.store.remember_setup(config)
+        return self.store.start(config, game)
 
     def start(self, config: PlayConfig) -> None:
         """Begin a game at this table, replacing the screen on top (setup, or a finished table)."""
         self.config = self.defaults = config
-        self.speed = config.speed
-        self.switch_screen(TableScreen(Session(config)))
+        self.switch_screen(TableScreen(self.new_session(config)))
 
-    def after_match(self, choice: str) -> None:
+    def on_setup_screen_start(self, message: SetupScreen.Start) -> None:
+        self.start(message.config)
+
+    def on_setup_screen_continue(self, message: SetupScreen.Continue) -> None:
+        if self.store is None:
+            return
+        session = self.store.resume_last()
+        if session is not None:
+            self.config = self.defaults = session.config
+            self.switch_screen(TableScreen(session))
+
+    def on_table_screen_match_ended(self, message: TableScreen.MatchEnded) -> None:
         """The match-end screen closed: play again, set up a new game, or quit."""
-        if choice == "again" and self.config is not None:
-            self.start(self.config.again())
-        elif choice == "new":
-            self.switch_screen(SetupScreen(self.config))
+        following = message.session.next_config()
+        if message.choice == "again":
+            self.start(following)
+        elif message.choice == "new":
+            self.switch_screen(self.setup_screen(following))
         else:
             self.exit()

@@ -15,7 +15,7 @@ from typing import TextIO
 from eights.describe import describe_text
 from eights.engine import ActionError, Event, IllegalAction, redact
 from eights.engine.events import GameOver, RoundOver, RoundStarted
-from eights.tui.narrate import (
+from eights.table.narrate import (
     action_words,
     event_words,
     hint_words,
@@ -24,7 +24,7 @@ from eights.tui.narrate import (
     round_lines,
     state_lines,
 )
-from eights.tui.session import Session
+from eights.table.session import Session
 
 #: What a person types to leave the game.
 QUIT = ("quit", "exit", "q")
@@ -79,12 +79,28 @@ class PlainGame:
                 self.narrate(session.bot_move())
                 continue
             if not self.turn(seat):
-                self.say("Goodbye: the game is left unfinished.")
+                self.say(f"Goodbye: {self.saved_words()}")
                 return 0
         self.say()
         for line in result_lines(session):
             self.say(line)
         return 0
+
+    def saved_words(self) -> str:
+        """Whether the match is kept, and how to take it up again."""
+        log = self.session.log
+        if log is None:
+            return "the match is left unfinished (it was not saved)."
+        return f"the match is saved ({log.where()}); take it up again with `eights play --resume`."
+
+    def leaving(self) -> bool:
+        """``quit`` was typed: ask first. True to leave (also when the input ends)."""
+        self.say(f"Leave the match? {self.saved_words()[0].upper()}{self.saved_words()[1:]}")
+        self.say("Type y to leave, or anything else to keep playing.")
+        line = self.inp.readline()
+        if not line:
+            return True
+        return line.strip().lower() in ("y", "yes")
 
     def handed_over(self, name: str) -> bool:
         """Hot-seat: wait for an empty line before showing ``name``'s hand, so that a move the last
@@ -102,7 +118,9 @@ class PlainGame:
             if not command:
                 return True
             if command in QUIT:
-                return False
+                if self.leaving():
+                    return False
+                continue
             self.say(f"Waiting for {name}: press Enter alone to show your hand.")
 
     def turn(self, seat: int) -> bool:
@@ -134,7 +152,10 @@ class PlainGame:
             text = line.strip()
             command = text.lower()
             if command in QUIT:
-                return False
+                if self.leaving():
+                    return False
+                shown = False
+                continue
             if command in ("", "look", "state"):
                 shown = False
                 continue

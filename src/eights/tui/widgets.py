@@ -14,8 +14,9 @@ from textual.widgets import RichLog
 
 from eights.cards import Card
 from eights.engine import View
-from eights.tui.narrate import card_style, count_words, direction_words, duty_lines, styled, suit_words
-from eights.tui.session import YOU, Session
+from eights.table.narrate import count_words, direction_words, duty_lines, suit_words
+from eights.table.session import YOU, Session
+from eights.tui.style import card_style, styled
 
 CARD_WIDTH = 6  # a 5-column card and a gap
 ROW_HEIGHT = 4  # the key label, then three lines of card

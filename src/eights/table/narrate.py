@@ -1,6 +1,7 @@
-"""Words for the table, shared by the Textual app and ``--plain``: the state a seat sees, its
-moves, what happened, a round's end and the result. Everything is read from a ``View``
-or from events (``event.words(names)``); nothing here decides a rule.
+"""Words for the table, shared by every front end: the state a seat sees, its moves, what
+happened, a round's end and the result. Everything is read from a ``View`` or from events
+(``event.words(names)``); nothing here decides a rule, and nothing here draws: colours
+belong to the front ends.
 """
 
 from __future__ import annotations
@@ -8,26 +9,14 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 
-from rich.text import Text
-
 from eights.bots import Hint
 from eights.cards import Card, Suit, rank_text, sort_key
 from eights.engine import Action, ActionError, Draw, Event, NameSuit, Pass, Play, View, parse_action
 from eights.engine.actions import Bury, ChoosePlayer
 from eights.engine.events import CardsDrawn, RoundOver, RoundStarted
-from eights.tui.session import YOU, Session
+from eights.table.session import YOU, Session
 
 # ----- cards and suits -----------------------------------------------------------------------
-
-#: A four-colour deck; the symbol is always shown too, so no one depends on the colour.
-SUIT_STYLE = {Suit.CLUBS: "bold green", Suit.DIAMONDS: "bold #5fafff", Suit.HEARTS: "bold red", Suit.SPADES: "bold"}
-JOKER_STYLE = "bold magenta"
-
-
-def card_style(card: Card) -> str:
-    """Clubs green, diamonds blue, hearts red, spades plain, jokers magenta."""
-    suit = card.suit
-    return JOKER_STYLE if suit is None else SUIT_STYLE[suit]
 
 
 def card_text(card: Card) -> str:
@@ -55,23 +44,6 @@ def pretty_cards(text: str) -> str:
 def suit_words(suit: Suit) -> str:
     """``♥ hearts``."""
     return f"{suit.symbol} {suit.name.lower()}"
-
-
-CARD_PATTERNS = (
-    (r"(?:10|[2-9AJQK])♥|♥", SUIT_STYLE[Suit.HEARTS]),
-    (r"(?:10|[2-9AJQK])♦|♦", SUIT_STYLE[Suit.DIAMONDS]),
-    (r"(?:10|[2-9AJQK])♣|♣", SUIT_STYLE[Suit.CLUBS]),
-    (r"(?:10|[2-9AJQK])♠|♠", SUIT_STYLE[Suit.SPADES]),
-    (r"\b(?:GJ|JK)\b", JOKER_STYLE),
-)
-
-
-def styled(text: str, style: str = "") -> Text:
-    """Text with every card and suit symbol in its suit's colour."""
-    out = Text(text, style=style)
-    for pattern, card_colour in CARD_PATTERNS:
-        out.highlight_regex(pattern, card_colour)
-    return out
 
 
 # ----- people's words --------------------------------------------------------------------------

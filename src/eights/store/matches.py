@@ -1,0 +1,460 @@
+"""The match repository: saving matches action by action, taking them up again, history and stats."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import Engine, delete, func, insert, select, update
+from sqlalchemy.engine import URL
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session as DbSession
+
+from eights.engine import Action, Event, Game
+from eights.engine.events import GameOver, RoundOver
+from eights.record import GameRecord
+from eights.rules import PRESETS, RulesError, RuleSet, load_preset, option_names
+from eights.store.db import StoreError, label, make_engine, migrate, translated
+from eights.store.models import ActionRow, Match, RoundRow, Seat, Setting
+from eights.table import HUMAN, PlayConfig, RestoreError, Session, UsageError
+
+#: Settings keys.
+LAST_SETUP = "last_setup"
+PEOPLE = "people"
+
+
+def now() -> datetime:
+    return datetime.now(UTC)
+
+
+def rule_changes(rules: RuleSet) -> tuple[str, ...]:
+    """What ``rules`` changes in its preset, as ``--option`` text: ``("stacking=true",)``."""
+    if rules.name not in PRESETS:
+        return ()
+    base = load_preset(rules.name)
+    mine, theirs = rules.to_dict(), base.to_dict()
+    out = []
+    for name in option_names():
+        if name in ("name", "title", "source") or mine.get(name) == theirs.get(name):
+            continue
+        value = mine.get(name)
+        if isinstance(value, bool):
+            text = "true" if value else "false"
+        elif isinstance(value, list | tuple):
+            text = ",".join(str(v) for v in value)
+        else:
+            text = str(value)
+        out.append(f"{name}={text}")
+    return tuple(out)
+
+
+@dataclass(frozen=True)
+class MatchSummary:
+    """One saved match, for lists: when, which rules, who, and how it stands or ended."""
+
+    id: int
+    started_at: datetime
+    finished_at: datetime | None
+    variant: str
+    changes: tuple[str, ...]
+    names: tuple[str, ...]
+    players: tuple[str, ...]
+    finished: bool
+    winners: tuple[int, ...]
+    totals: tuple[int, ...]
+    rounds: int
+    actions: int
+    score_keeping: bool
+
+    @property
+    def rules_text(self) -> str:
+        return self.variant + (f" ({', '.join(self.changes)})" if self.changes else "")
+
+    def seat_label(self, seat: int) -> str:
+        who = self.players[seat]
+        return self.names[seat] if who == HUMAN else f"{self.names[seat]} ({who})"
+
+    @property
+    def result_text(self) -> str:
+        if not self.finished:
+            return f"unfinished, after {self.actions} actions"
+        who = " and ".join(self.names[s] for s in self.winners)
+        return f"{who} won" + (" (shared)" if len(self.winners) > 1 else "")
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "started_at": self.started_at.isoformat(),
+            "finished_at": self.finished_at.isoformat() if self.finished_at else None,
+            "variant": self.variant,
+            "options": list(self.changes),
+            "players": [
+                {"seat": seat, "name": name, "player": who}
+                for seat, (name, who) in enumerate(zip(self.names, self.players, strict=True))
+            ],
+            "finished": self.finished,
+            "winners": list(self.winners),
+            "winner_names": [self.names[s] for s in self.winners],
+            "totals": list(self.totals),
+            "rounds": self.rounds,
+            "actions": self.actions,
+        }
+
+
+@dataclass
+class PlayerStats:
+    """A person (by name) or a computer player (by level) across finished matches."""
+
+    who: str
+    kind: str  # "person" or "computer"
+    matches: int = 0
+    wins: int = 0
+    rounds: int = 0
+    points: int = 0
+    #: (match id, final total), by the rules' own measure of better; None where no score is kept.
+    best: tuple[int, int] | None = None
+    worst: tuple[int, int] | None = None
+
+    @property
+    def win_rate(self) -> float:
+        return self.wins / self.matches if self.matches else 0.0
+
+    @property
+    def points_per_round(self) -> float | None:
+        return self.points / self.rounds if self.rounds else None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "who": self.who,
+            "kind": self.kind,
+            "matches": self.matches,
+            "wins": self.wins,
+            "win_rate": round(self.win_rate, 4),
+            "rounds": self.rounds,
+            "points_per_round": None if self.points_per_round is None else round(self.points_per_round, 2),
+            "best": {"match": self.best[0], "total": self.best[1]} if self.best else None,
+            "worst": {"match": self.worst[0], "total": self.worst[1]} if self.worst else None,
+        }
+
+
+class Recorder:
+    """A session's ``MatchLog``: every applied action committed at once, with any round or match it ended."""
+
+    def __init__(self, store: Store, match_id: int) -> None:
+        self.store = store
+        self.match_id = match_id
+
+    def applied(self, game: Game, action: Action, events: Sequence[Event]) -> None:
+        match_id = self.match_id
+        try:
+            self._write(game, action, events)
+        except IntegrityError:
+            raise StoreError(
+                f"match {match_id} was played on elsewhere (another eights took it up); this one is no longer saved"
+            ) from None
+
+    def _write(self, game: Game, action: Action, events: Sequence[Event]) -> None:
+        match_id = self.match_id
+        with translated(self.store.url, IntegrityError), self.store.engine.begin() as connection:
+            connection.execute(
+                insert(ActionRow), {"match_id": match_id, "number": len(game.actions), "action": str(action)}
+            )
+            for event in events:
+                if isinstance(event, RoundOver):
+                    connection.execute(
+                        insert(RoundRow),
+                        {
+                            "match_id": match_id,
+                            "round": event.round,
+                            "reason": event.reason,
+                            "winners": list(event.winners),
+                            "points": list(event.points),
+                            "totals": list(event.totals),
+                        },
+                    )
+                elif isinstance(event, GameOver):
+                    connection.execute(
+                        update(Match)
+                        .where(Match.id == match_id)
+                        .values(
+                            status="finished",
+                            finished_at=now(),
+                            winners=list(event.winners),
+                            totals=list(event.totals),
+                        )
+                    )
+
+    def where(self) -> str:
+        return f"match {self.match_id} in {self.store.label}"
+
+
+class Store:
+    """A database of matches and settings. Opening it brings its schema up to date.
+
+    :raises StoreError: (from the constructor and every method) naming the database and what to do.
+    """
+
+    def __init__(self, url: URL) -> None:
+        self.url = url
+        self.label = label(url)
+        self.engine: Engine = make_engine(url)
+        migrate(self.engine, url)
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    def _session(self) -> DbSession:
+        return DbSession(self.engine, expire_on_commit=False)
+
+    # ----- playing -----------------------------------------------------------------------------------------
+
+    def start(self, config: PlayConfig, game: Game | None = None) -> Session:
+        """A new session for ``config``, saved from its deal on.
+
+        :raises RulesError: when the rules cannot seat the players.
+        """
+        session = Session(config, game)
+        kept = replace(config, seed=session.game.seed)
+        with translated(self.url), self._session() as db, db.begin():
+            match = Match(
+                started_at=now(),
+                finished_at=None,
+                variant=config.rules.name,
+                players=config.players,
+                seed=session.game.seed,
+                config=kept.to_dict(),
+                status="playing",
+                winners=None,
+                totals=None,
+            )
+            match.seats = [
+                Seat(seat=seat, name=name, player=who)
+                for seat, (name, who) in enumerate(zip(session.names, config.seats, strict=True))
+            ]
+            db.add(match)
+            db.flush()
+            match_id = match.id
+        # A game handed in (a puzzle, a test) may already hold actions: keep them too.
+        for number, action in enumerate(session.game.actions, 1):
+            with translated(self.url), self.engine.begin() as connection:
+                connection.execute(insert(ActionRow), {"match_id": match_id, "number": number, "action": str(action)})
+        session.log = Recorder(self, match_id)
+        return session
+
+    def resume(self, match_id: int) -> Session:
+        """The saved match ``match_id``, its actions played again, to go on where it stopped.
+
+        :raises StoreError: when there is no such match, it is over, or its record no longer replays.
+        """
+        with translated(self.url), self._session() as db:
+            match = db.get(Match, match_id)
+            if match is None:
+                raise StoreError(f"there is no match {match_id} in {self.label}; `eights history` lists them")
+            if match.status == "finished":
+                raise StoreError(f"match {match_id} is over; `eights history show {match_id}` shows how it went")
+            actions = db.scalars(
+                select(ActionRow.action).where(ActionRow.match_id == match_id).order_by(ActionRow.number)
+            ).all()
+        try:
+            config = PlayConfig.from_dict(match.config)
+            return Session.restore(config, actions, Recorder(self, match_id))
+        except (RestoreError, RulesError, UsageError) as exc:
+            raise StoreError(
+                f"match {match_id} in {self.label} cannot be taken up: {exc}. It is kept as it is; "
+                f"`eights history show {match_id} --export FILE` saves its record"
+            ) from None
+
+    def last_unfinished(self) -> int | None:
+        """The most recently started match that is not over."""
+        with translated(self.url), self._session() as db:
+            return db.scalar(select(func.max(Match.id)).where(Match.status == "playing"))
+
+    def resume_last(self) -> Session | None:
+        match_id = self.last_unfinished()
+        return None if match_id is None else self.resume(match_id)
+
+    def unfinished_words(self) -> str | None:
+        """The last unfinished match in a few words, for a "Continue" choice; None when there is none."""
+        match_id = self.last_unfinished()
+        if match_id is None:
+            return None
+        summary = self.summary(match_id)
+        who = ", ".join(summary.seat_label(s) for s in range(len(summary.names)))
+        when = summary.started_at.astimezone().strftime("%d %b %H:%M")
+        return f"{summary.rules_text} with {who}, started {when}, {summary.actions} moves in"
+
+    def abandon(self, match_id: int) -> None:
+        """Forget a match (its actions and rounds too)."""
+        with translated(self.url), self.engine.begin() as connection:
+            connection.execute(delete(Match).where(Match.id == match_id))
+
+    # ----- settings ----------------------------------------------------------------------------------------
+
+    def setting(self, key: str) -> Any:
+        with translated(self.url), self._session() as db:
+            row = db.get(Setting, key)
+            return None if row is None else row.value
+
+    def set_setting(self, key: str, value: Any) -> None:
+        with translated(self.url), self._session() as db, db.begin():
+            row = db.get(Setting, key)
+            if row is None:
+                db.add(Setting(key=key, value=value))
+            else:
+                row.value = value
+
+    def remember_setup(self, config: PlayConfig) -> None:
+        """The new-game settings and the people's names, for the next game."""
+        data = config.to_dict()
+        data["seed"] = None
+        self.set_setting(LAST_SETUP, data)
+        if config.people:
+            self.set_setting(PEOPLE, list(config.people))
+
+    def last_setup(self) -> PlayConfig | None:
+        """The last new game's settings, or None (also when they no longer make a table)."""
+        data = self.setting(LAST_SETUP)
+        if not isinstance(data, dict):
+            return None
+        try:
+            return PlayConfig.from_dict(data)
+        except (RulesError, UsageError):
+            return None
+
+    def people(self) -> tuple[str, ...]:
+        """The people's names last given."""
+        names = self.setting(PEOPLE)
+        return tuple(str(n) for n in names) if isinstance(names, list) else ()
+
+    # ----- history -----------------------------------------------------------------------------------------
+
+    def _summaries(self, db: DbSession, matches: Sequence[Match]) -> list[MatchSummary]:
+        ids = [m.id for m in matches]
+        counts = dict(
+            db.execute(
+                select(ActionRow.match_id, func.count()).where(ActionRow.match_id.in_(ids)).group_by(ActionRow.match_id)
+            ).all()
+        )
+        rounds = dict(
+            db.execute(
+                select(RoundRow.match_id, func.count()).where(RoundRow.match_id.in_(ids)).group_by(RoundRow.match_id)
+            ).all()
+        )
+        out = []
+        for match in matches:
+            rules_data = match.config.get("rules", {})
+            try:
+                rules = RuleSet.from_dict(rules_data)
+                changes = rule_changes(rules)
+                scored = rules.score_keeping
+            except RulesError:
+                changes, scored = ("rules no longer valid",), False
+            out.append(
+                MatchSummary(
+                    id=match.id,
+                    started_at=_utc(match.started_at),
+                    finished_at=_utc(match.finished_at) if match.finished_at else None,
+                    variant=match.variant,
+                    changes=changes,
+                    names=tuple(s.name for s in match.seats),
+                    players=tuple(s.player for s in match.seats),
+                    finished=match.status == "finished",
+                    winners=tuple(match.winners or ()),
+                    totals=tuple(match.totals or ()),
+                    rounds=rounds.get(match.id, 0),
+                    actions=counts.get(match.id, 0),
+                    score_keeping=scored,
+                )
+            )
+        return out
+
+    def matches(self, limit: int | None = None) -> list[MatchSummary]:
+        """Saved matches, the newest first."""
+        with translated(self.url), self._session() as db:
+            query = select(Match).order_by(Match.id.desc())
+            if limit is not None:
+                query = query.limit(limit)
+            return self._summaries(db, db.scalars(query).all())
+
+    def summary(self, match_id: int) -> MatchSummary:
+        """:raises StoreError: when there is no such match."""
+        with translated(self.url), self._session() as db:
+            match = db.get(Match, match_id)
+            if match is None:
+                raise StoreError(f"there is no match {match_id} in {self.label}; `eights history` lists them")
+            return self._summaries(db, [match])[0]
+
+    def record(self, match_id: int) -> GameRecord:
+        """The match's record, as ``eights replay`` reads it (finished or not).
+
+        :raises StoreError: when there is no such match, or its table is no longer valid.
+        """
+        with translated(self.url), self._session() as db:
+            match = db.get(Match, match_id)
+            if match is None:
+                raise StoreError(f"there is no match {match_id} in {self.label}; `eights history` lists them")
+            actions = db.scalars(
+                select(ActionRow.action).where(ActionRow.match_id == match_id).order_by(ActionRow.number)
+            ).all()
+            names = tuple(s.name for s in match.seats)
+        try:
+            config = PlayConfig.from_dict(match.config)
+            dealt = Game(config.rules, config.players, match.seed)
+        except (RulesError, UsageError) as exc:
+            raise StoreError(f"match {match_id}'s table is no longer valid: {exc}") from None
+        finished = match.status == "finished"
+        return GameRecord(
+            rules=config.rules,
+            players=config.players,
+            seed=match.seed,
+            dealer=dealt.first_dealer,
+            deck=None,
+            actions=tuple(actions),
+            winners=tuple(match.winners) if finished and match.winners is not None else None,
+            totals=tuple(match.totals) if finished and match.totals is not None else None,
+            names=names,
+        )
+
+    def stats(self) -> list[PlayerStats]:
+        """Per person (by name) and per computer player (by level), over finished matches: most matches first."""
+        table: dict[tuple[str, str], PlayerStats] = {}
+        with translated(self.url), self._session() as db:
+            matches = db.scalars(select(Match).where(Match.status == "finished").order_by(Match.id)).all()
+            round_rows = db.scalars(
+                select(RoundRow).where(RoundRow.match_id.in_([m.id for m in matches])).order_by(RoundRow.round)
+            ).all()
+        by_match: dict[int, list[RoundRow]] = {}
+        for row in round_rows:
+            by_match.setdefault(row.match_id, []).append(row)
+        for match in matches:
+            try:
+                rules = RuleSet.from_dict(match.config.get("rules", {}))
+            except RulesError:
+                continue
+            winners = set(match.winners or ())
+            for seat in match.seats:
+                kind = "person" if seat.player == HUMAN else "computer"
+                who = seat.name if kind == "person" else seat.player
+                entry = table.setdefault((kind, who), PlayerStats(who, kind))
+                entry.matches += 1
+                entry.wins += seat.seat in winners
+                if not rules.score_keeping:
+                    continue
+                for row in by_match.get(match.id, ()):
+                    entry.rounds += 1
+                    entry.points += int(row.points[seat.seat])
+                total = int((match.totals or [])[seat.seat])
+                # Lower totals are better where the lowest wins: compare the negated totals there.
+                sign = -1 if rules.lowest_wins else 1
+                if entry.best is None or sign * total > sign * entry.best[1]:
+                    entry.best = (match.id, total)
+                if entry.worst is None or sign * total < sign * entry.worst[1]:
+                    entry.worst = (match.id, total)
+        return sorted(table.values(), key=lambda s: (s.kind != "person", -s.matches, s.who))
+
+
+def _utc(moment: datetime) -> datetime:
+    """SQLite gives back naive times; every time stored is UTC."""
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)

@@ -1,0 +1,20 @@
+"""A table without a screen: everything a front end needs that is not drawing.
+
+``Session`` seats people and computer players around one ``Game`` and applies every
+action through the engine's checked door (handing each to a ``MatchLog``, the match
+store); ``narrate`` words the state, the moves and the events for one seat; ``settings``
+remembers names and the last new game. The terminal game, the plain-text mode and the
+web table all use this package; nothing in it imports Textual, a web framework or SQL.
+"""
+
+from eights.table.session import (
+    HUMAN,
+    MatchLog,
+    PlayConfig,
+    RestoreError,
+    Session,
+    UsageError,
+    build_config,
+)
+
+__all__ = ["HUMAN", "MatchLog", "PlayConfig", "RestoreError", "Session", "UsageError", "build_config"]

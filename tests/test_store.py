@@ -1,0 +1,190 @@
+"""The match store, on SQLite and on a real PostgreSQL server: saving as play goes, taking a match up
+again, history and stats, remembered settings, and databases that cannot be used."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from sqlalchemy import text
+
+from eights.engine import view
+from eights.rules import PRESETS
+from eights.store import Store, StoreError, database_url
+from eights.store import db as store_db
+from eights.table import PlayConfig, Session, build_config
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Store]:
+    """An empty store on each backend."""
+    if request.param == "sqlite":
+        opened = Store(database_url(str(tmp_path / "matches.db")))
+    else:
+        opened = Store(database_url(request.getfixturevalue("postgres_url")))
+        with opened.engine.begin() as connection:
+            connection.execute(text("TRUNCATE matches, settings CASCADE"))
+    yield opened
+    opened.close()
+
+
+def play_out(session: Session, stop_after: int | None = None) -> None:
+    """Every seat plays: computers as they choose, people their first legal move; ``stop_after`` actions."""
+    done = 0
+    while not session.game.is_over and (stop_after is None or done < stop_after):
+        seat = session.game.to_act
+        if session.is_human(seat):
+            session.play(session.view(seat).legal[0], seat)
+        else:
+            session.bot_move()
+        done += 1
+
+
+def views(session: Session) -> list[object]:
+    return [view(session.game, seat) for seat in (None, *range(session.game.players))]
+
+
+def test_every_action_is_saved_as_it_is_applied(store: Store) -> None:
+    session = store.start(build_config("derange", players=3, bots="easy", humans=0, seed=4))
+    play_out(session, stop_after=40)
+    record = store.record(session.log.match_id)  # type: ignore[union-attr]
+    assert record.actions == tuple(str(a) for a in session.game.actions)
+    assert len(record.actions) == 40
+
+
+def test_a_match_taken_up_again_is_the_same_for_every_seat(store: Store) -> None:
+    config = build_config("baby-eating", players=4, bots="normal", humans=1, seed=11)
+    session = store.start(config)
+    play_out(session, stop_after=25)
+    match_id = store.last_unfinished()
+    resumed = store.resume(match_id)  # type: ignore[arg-type]
+    assert views(resumed) == views(session)
+    assert resumed.names == session.names and resumed.config.seats == session.config.seats
+    # Both go on alike, and the resumed one keeps saving (the first, no longer).
+    session.log = None
+    play_out(resumed)
+    play_out(session)
+    assert resumed.game.outcome == session.game.outcome
+    assert store.record(match_id).replay().outcome == session.game.outcome  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_finished_matches_replay_from_the_store_in_every_preset(store: Store, preset: str) -> None:
+    session = store.start(build_config(preset, players=4, bots="easy", humans=0, seed=2))
+    play_out(session)
+    (summary,) = store.matches()
+    assert summary.finished and summary.variant == preset
+    assert summary.winners == session.game.outcome.winners  # type: ignore[union-attr]
+    assert summary.rounds == session.game.outcome.rounds  # type: ignore[union-attr]
+    assert store.last_unfinished() is None
+    assert store.record(summary.id).replay().outcome == session.game.outcome
+
+
+def test_history_and_stats_figures_match_the_matches_played(store: Store) -> None:
+    games = []
+    for seed in range(4):
+        config = build_config("classic", players=2, bots="easy", humans=1, seed=seed, names="Ann")
+        session = store.start(config)
+        play_out(session)
+        games.append(session.game)
+    unfinished = store.start(build_config("classic", players=2, bots="easy", humans=1, seed=9, names="Ann"))
+    play_out(unfinished, stop_after=3)
+
+    listed = store.matches()
+    assert [m.finished for m in listed] == [False, True, True, True, True]
+    stats = {(s.kind, s.who): s for s in store.stats()}
+    ann, easy = stats[("person", "Ann")], stats[("computer", "easy")]
+    ann_wins = sum(0 in g.outcome.winners for g in games)  # type: ignore[union-attr]
+    assert (ann.matches, ann.wins) == (4, ann_wins)
+    assert (easy.matches, easy.wins) == (4, sum(1 in g.outcome.winners for g in games))  # type: ignore[union-attr]
+    rounds = sum(g.outcome.rounds for g in games)  # type: ignore[union-attr]
+    assert ann.rounds == rounds
+    totals = [g.outcome.totals[0] for g in games]  # type: ignore[union-attr]
+    assert ann.points == sum(totals)  # classic: the winner collects, so a total is its rounds' points
+    assert ann.best is not None and ann.best[1] == max(totals) and ann.worst is not None
+    assert ann.worst[1] == min(totals)
+
+
+def test_names_and_the_last_new_game_are_remembered(store: Store) -> None:
+    config = build_config("race", players=3, bots="hard@200,easy", names="Zoë", speed=4)
+    store.remember_setup(config)
+    assert store.people() == ("Zoë",)
+    last = store.last_setup()
+    assert last is not None and last.seats == config.seats and last.rules == config.rules and last.speed == 4
+    assert last.seed is None
+
+
+def test_a_match_played_on_in_two_places_is_refused_in_the_second(store: Store) -> None:
+    session = store.start(build_config("classic", players=2, bots="easy", humans=0, seed=3))
+    play_out(session, stop_after=2)
+    twin = store.resume(session.log.match_id)  # type: ignore[union-attr]
+    play_out(session, stop_after=1)
+    with pytest.raises(StoreError, match=r"match \d+ was played on elsewhere .* this one is no longer saved"):
+        play_out(twin, stop_after=1)
+
+
+def test_a_record_that_no_longer_replays_is_reported(store: Store) -> None:
+    session = store.start(build_config("classic", players=2, bots="easy", humans=0, seed=3))
+    play_out(session, stop_after=6)
+    match_id = session.log.match_id  # type: ignore[union-attr]
+    with store.engine.begin() as connection:
+        connection.execute(text("UPDATE actions SET action = 'JK' WHERE match_id = :m AND number = 2"), {"m": match_id})
+    with pytest.raises(StoreError, match=r"match \d+ .*cannot be taken up: action 2 \('JK'\) does not replay"):
+        store.resume(match_id)
+    assert [m.id for m in store.matches()] == [match_id]  # still listed, not dropped
+
+
+def test_a_database_from_a_newer_eights_is_refused_and_kept(tmp_path: Path) -> None:
+    path = tmp_path / "newer.db"
+    Store(database_url(str(path))).close()
+    with sqlite3.connect(path) as connection:
+        connection.execute("UPDATE alembic_version SET version_num = 'f00d'")
+    with pytest.raises(StoreError, match=r"newer.db was written by a newer version of eights \(schema f00d\)"):
+        Store(database_url(str(path)))
+    with sqlite3.connect(path) as connection:
+        assert connection.execute("SELECT version_num FROM alembic_version").fetchall() == [("f00d",)]
+
+
+def test_a_corrupted_database_is_refused_and_left_as_it_was(tmp_path: Path) -> None:
+    path = tmp_path / "broken.db"
+    junk = b"this is not a database at all\n" * 200
+    path.write_bytes(junk)
+    with pytest.raises(StoreError, match=r"broken.db is not a readable eights database .* left as it is"):
+        Store(database_url(str(path)))
+    assert path.read_bytes() == junk
+
+
+def test_a_read_only_database_gets_a_clear_error(tmp_path: Path) -> None:
+    path = tmp_path / "ro.db"
+    Store(database_url(str(path))).close()
+    store = Store(database_url(f"sqlite:///file:{path}?mode=ro&uri=true"))
+    with pytest.raises(StoreError, match="it is read-only; make the file and its folder writable"):
+        store.start(build_config("classic", players=2, bots="easy", humans=0, seed=1))
+    assert store.matches() == []
+
+
+def test_a_locked_database_gets_a_clear_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(store_db, "BUSY_SECONDS", 0.2)
+    path = tmp_path / "locked.db"
+    store = Store(database_url(str(path)))
+    holder = sqlite3.connect(path, isolation_level=None)
+    holder.execute("BEGIN EXCLUSIVE")
+    try:
+        with pytest.raises(StoreError, match="is locked by another program"):
+            store.start(build_config("classic", players=2, bots="easy", humans=0, seed=1))
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    assert store.matches() == []
+
+
+def test_bad_database_urls_are_refused_in_words() -> None:
+    with pytest.raises(StoreError, match="is not a database URL"):
+        database_url("nonsense://::")
+
+
+def test_a_saved_table_round_trips_through_plain_data() -> None:
+    config = build_config("action", players=4, bots="hard@300,normal,easy", names="Ann", seed=5, speed=2)
+    assert PlayConfig.from_dict(config.to_dict()) == config
