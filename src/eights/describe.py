@@ -4,6 +4,9 @@
 them into one text. Nothing here knows a preset by name: whatever a house-rules
 file or an option changes, the words change with it (packs, the deal, the
 starter, a turn, every special card from the effects table, scoring, the end).
+The words say what is played and, where it helps, why; they never cite a decision
+by its number (a player cannot look one up). The last line points at the rules
+reference in the repository, which gives the sources and every decision.
 """
 
 from __future__ import annotations
@@ -13,6 +16,9 @@ from dataclasses import dataclass
 from eights.cards import Card, CardError, parse_rank, rank_text
 from eights.rules import RuleSet
 from eights.rules import ruleset as ruleset_module
+
+#: The rules reference in the repository: each preset's source and the reason for every decision.
+REFERENCE = "docs/rules.md"
 
 RANK_ORDER = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 
@@ -42,7 +48,14 @@ def describe(rules: RuleSet) -> list[Section]:
     sections.append(Section("The end of the game", tuple(_end(rules))))
     if rules.notes:
         sections.append(Section("Notes", tuple(rules.notes)))
+    sections.append(Section("Sources and reasons", (_REFERENCE_LINE,)))
     return sections
+
+
+_REFERENCE_LINE = (
+    f"Where each preset's rules come from, and why every unclear point is played this way: {REFERENCE} in the "
+    "eights repository."
+)
 
 
 def heading(rules: RuleSet) -> str:
@@ -549,4 +562,13 @@ def _end(rules: RuleSet) -> list[str]:
     return lines
 
 
-__all__ = ["Section", "describe", "describe_text", "effect_words", "heading", "pattern_words", "score_table_words"]
+__all__ = [
+    "REFERENCE",
+    "Section",
+    "describe",
+    "describe_text",
+    "effect_words",
+    "heading",
+    "pattern_words",
+    "score_table_words",
+]
