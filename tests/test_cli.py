@@ -342,9 +342,9 @@ def test_bad_input_exits_2_with_one_clear_line(args, message):
     ("command", "key", "message"),
     [
         ("simulate", "bad_toml", "is not valid TOML"),
-        ("simulate", "bad_field", "unknown field 'stackingg'"),
+        ("simulate", "bad_field", "unknown rule 'stackingg' (did you mean stacking?)"),
         ("watch", "missing", "cannot read rules file"),
-        ("rules", "bad_field", "unknown field 'stackingg'"),
+        ("rules", "bad_field", "unknown rule 'stackingg' (did you mean stacking?)"),
         ("score", "bad_toml", "is not valid TOML"),
     ],
 )

@@ -4,8 +4,11 @@ that names the field and the valid values."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
+from eights.cards import Card, parse_cards
 from eights.engine import Game
 from eights.engine.events import PlayerSkipped
 from eights.rules import PRESETS, RulesError, RuleSet, load_preset, load_rules, option_names, resolve_rules
@@ -316,7 +319,7 @@ def test_missing_score_value_is_refused(tmp_path):
 
 
 def test_replace_refuses_an_unknown_field():
-    with pytest.raises(RulesError, match="unknown field 'colour'"):
+    with pytest.raises(RulesError, match="unknown rule 'colour'"):
         load_preset("classic").replace(colour="red")
 
 
@@ -340,3 +343,228 @@ def test_resolve_rules_takes_a_preset_or_a_file_not_both(tmp_path):
     with pytest.raises(RulesError, match=r"give a preset \(--variant\) or a rules file \(--rules\), not both"):
         resolve_rules("classic", tmp_path / "house.toml")
     assert resolve_rules(None, None, ["target=100"]) == load_preset("classic").with_options(["target=100"])
+
+
+# ----- rules files people write (issue 23) ----------------------------------------------
+
+
+def test_rules_file_that_is_not_utf8_is_refused_naming_the_line_not_a_traceback(tmp_path):
+    path = tmp_path / "latin1.toml"
+    path.write_bytes('base = "classic"\nname = "café"\n'.encode("latin-1"))
+    with pytest.raises(RulesError) as info:
+        load_rules(path)
+    message = str(info.value)
+    assert str(path) in message
+    assert "line 2 is not UTF-8 text (byte 0xe9)" in message
+    assert "save the rules file as UTF-8" in message
+
+
+def test_rules_file_with_a_byte_order_mark_loads(tmp_path):
+    path = tmp_path / "notepad.toml"
+    path.write_bytes(b"\xef\xbb\xbf" + b'base = "classic"\ndeal = 7\n')
+    assert load_rules(path) == load_preset("classic").with_options(["deal=7"])
+
+
+def test_rules_file_without_base_says_the_base_is_missing_not_that_score_values_are(tmp_path):
+    path = tmp_path / "house.toml"
+    path.write_text("stacking = true\n", encoding="utf-8")
+    with pytest.raises(RulesError) as info:
+        load_rules(path)
+    message = str(info.value)
+    assert "score_values" not in message
+    assert f"{path}: no base preset" in message
+    assert 'base = "classic"' in message
+    for name in PRESETS:
+        assert name in message
+
+
+def test_rules_file_without_base_giving_every_rule_still_loads(tmp_path):
+    # Files saved before `base` was written hold every rule; they still play.
+    rules = load_preset("race").with_options(["deal=6"])
+    data = rules.to_dict()
+    tables = {name: data.pop(name) for name in ("effects", "score_values")}
+    lines = [f"{name} = {json.dumps(value)}" for name, value in data.items()]  # JSON values are TOML values
+    for name, table in tables.items():
+        lines += [f"[{name}]", *(f"{json.dumps(key)} = {json.dumps(value)}" for key, value in table.items())]
+    path = tmp_path / "old.toml"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    assert load_rules(path) == rules
+    path.write_text("\n".join(line for line in lines if not line.startswith("deal =")) + "\n", encoding="utf-8")
+    with pytest.raises(RulesError, match="no base preset"):
+        load_rules(path)
+
+
+def test_a_rule_under_a_table_header_is_named_as_misplaced_not_as_a_bad_score_value(tmp_path):
+    path = tmp_path / "house.toml"
+    path.write_text('base = "classic"\n[score_values]\n"A" = 1\nstacking = true\n', encoding="utf-8")
+    with pytest.raises(RulesError) as info:
+        load_rules(path)
+    message = str(info.value)
+    assert "'stacking' is a rule, not a card, but it sits in the [score_values] table" in message
+    assert "move the line stacking = ... above [score_values]" in message
+    assert "wrong type" not in message
+
+
+def test_an_unknown_rule_in_a_file_names_it_and_the_nearest_rule(tmp_path):
+    path = tmp_path / "house.toml"
+    path.write_text('base = "classic"\nscore_value = 5\n', encoding="utf-8")
+    with pytest.raises(RulesError) as info:
+        load_rules(path)
+    message = str(info.value)
+    assert "unknown rule 'score_value' (did you mean score_values?)" in message
+    assert "valid rules: name, title" in message
+
+
+def test_a_wrong_value_in_a_table_names_the_card_and_what_is_expected(tmp_path):
+    path = tmp_path / "house.toml"
+    path.write_text('base = "classic"\n[score_values]\n"8" = "fifty"\n', encoding="utf-8")
+    with pytest.raises(RulesError, match=r'score_values: 8 = \'fifty\'; expected points, a whole number like "8" = 50'):
+        load_rules(path)
+    path.write_text('base = "classic"\n[effects]\n"8" = 5\n', encoding="utf-8")
+    with pytest.raises(RulesError, match=r'effects: 8 = 5; expected a list of effects like "8" = \["wild"\]'):
+        load_rules(path)
+
+
+def test_deeply_nested_rules_file_is_refused_not_a_recursion_error(tmp_path):
+    path = tmp_path / "deep.toml"
+    path.write_text("rounds = " + "[" * 100_000 + "]" * 100_000 + "\n", encoding="utf-8")
+    with pytest.raises(RulesError, match="nested too deeply"):
+        load_rules(path)
+
+
+# ----- preset names in any case (issue 23) --------------------------------------------------
+
+
+@pytest.mark.parametrize("given", ["Classic", "CLASSIC", " classic ", "cLaSsIc"])
+def test_preset_names_are_read_in_any_case(given, tmp_path):
+    assert load_preset(given) == load_preset("classic")
+    assert resolve_rules(given) == load_preset("classic")
+    path = tmp_path / "house.toml"
+    path.write_text(f'base = "{given}"\ndeal = 6\n', encoding="utf-8")
+    assert load_rules(path) == load_preset("classic").with_options(["deal=6"])
+
+
+def test_option_names_and_word_values_are_read_in_any_case():
+    baby = load_preset("baby-eating")
+    assert baby.with_options(["Teams=TRUE"]).teams is True
+    assert baby.with_options([" EXPANDED_DECK = True "]).expanded_deck == "true"
+    classic = load_preset("classic")
+    assert classic.with_options(["draw=One_Ends_Turn", "Scoring=OWN_HAND"]) == classic.with_options(
+        ["draw=one_ends_turn", "scoring=own_hand"]
+    )
+
+
+def test_an_unknown_preset_suggests_the_nearest():
+    with pytest.raises(RulesError, match="unknown preset 'clasic' \\(did you mean classic\\?\\); valid presets"):
+        load_preset("clasic")
+
+
+# ----- saving house rules (issue 23) ---------------------------------------------------------
+
+PRESET_OPTIONS = {
+    "classic": ["deal=7", "target=100"],
+    "action": ["stacking=true", "packs=2", "score_keeping=true"],
+    "race": ["deal_two_players=5", "reshuffle=false"],
+    "derange": ["short_rounds=true", "packs=3"],
+    "baby-eating": ["teams=true", "expanded_deck=false"],
+}
+
+
+def test_every_preset_option_table_is_tried():
+    assert set(PRESET_OPTIONS) == set(PRESETS)
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+@pytest.mark.parametrize("with_options", [False, True])
+def test_saved_rules_load_back_to_the_same_rule_set(tmp_path, preset, with_options):
+    options = PRESET_OPTIONS[preset] if with_options else []
+    rules = load_preset(preset).with_options(options)
+    path = tmp_path / "house.toml"
+    path.write_text(rules.to_toml(file=str(path)), encoding="utf-8")
+    again = load_rules(path)
+    assert again == rules
+    assert again.notes == rules.notes
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_saved_rules_name_the_base_and_only_the_rules_that_differ(preset):
+    options = PRESET_OPTIONS[preset]
+    text = load_preset(preset).with_options(options).to_toml(file="house.toml")
+    comments = [line for line in text.splitlines() if line.startswith("#")]
+    body = [line for line in text.splitlines() if line and not line.startswith("#")]
+    assert body[0] == f'base = "{preset}"'
+    changed = sorted(line.partition(" = ")[0] for line in body[1:])
+    assert changed == sorted(option.partition("=")[0] for option in options)
+    assert any("eights play --rules house.toml" in line for line in comments)
+    plain = load_preset(preset).to_toml()
+    assert [line for line in plain.splitlines() if line and not line.startswith("#")] == [f'base = "{preset}"']
+
+
+def test_saved_rules_write_a_whole_table_that_differs_and_odd_text_safely(tmp_path):
+    classic = load_preset("classic")
+    rules = classic.replace(
+        name='my "house"\nrules\x7f', effects={"8": ["wild"], "Q": ["skip"]}, notes=["tab\there", "back\\slash"]
+    )
+    text = rules.to_toml()
+    assert 'base = "classic"' in text  # the preset it differs from least
+    assert '[effects]\n"8" = ["wild"]\n"Q" = ["skip"]' in text
+    assert "[score_values]" not in text
+    path = tmp_path / "house.toml"
+    path.write_text(text, encoding="utf-8")
+    again = load_rules(path)
+    assert again == rules and again.notes == rules.notes
+
+
+# ----- what a pack holds (issue 23) ----------------------------------------------------------
+
+
+def test_pack_counts_come_from_the_pack_the_engine_deals():
+    from collections import Counter
+
+    for name in PRESETS:
+        rules = load_preset(name)
+        for players in range(rules.min_players, rules.max_players + 1):
+            try:
+                rules.check_players(players)
+            except RulesError:
+                continue
+            assert rules.pack_counts(players) == Counter(rules.pack(players))
+
+
+def test_pack_counts_without_players_is_the_largest_pack():
+    classic = load_preset("classic").pack_counts()
+    assert len(classic) == 52 and set(classic.values()) == {1}
+    assert set(load_preset("derange").pack_counts().values()) == {2}
+    assert set(load_preset("action").pack_counts().values()) == {3}  # three packs from 8 players
+    baby = load_preset("baby-eating").pack_counts()
+    assert baby[Card("GJ")] == baby[Card("JK")] == 1  # the expanded deck adds no jokers
+    assert baby[Card("KH")] == baby[Card("AS")] == 1 and baby[Card("8H")] == 2
+    assert load_preset("baby-eating").with_options(["expanded_deck=false"]).pack_counts()[Card("8H")] == 1
+
+
+@pytest.mark.parametrize(
+    ("preset", "hand", "players", "message"),
+    [
+        (
+            "classic",
+            "8H JK",
+            None,
+            "JK cannot be in a hand: classic's pack holds no JK (one pack of 52 cards, no jokers)",
+        ),
+        ("classic", "8H 8H 8H", None, "8♥ is given three times, but classic's pack holds only one (one pack of 52"),
+        ("action", "8H 8H 8H 8H", None, "action's largest pack holds only three (three packs of 52 cards)"),
+        ("action", "8H 8H", 3, "8♥ is given twice, but action's pack for 3 players holds only one"),
+        ("derange", "GJ", None, "derange's pack holds no GJ (two packs of 52 cards, no jokers)"),
+        ("classic", "", None, "the hand has no cards"),
+    ],
+)
+def test_check_hand_refuses_a_hand_the_pack_cannot_deal(preset, hand, players, message):
+    with pytest.raises(RulesError) as info:
+        load_preset(preset).check_hand(parse_cards(hand), players)
+    assert message in str(info.value)
+
+
+def test_check_hand_accepts_what_the_pack_holds():
+    load_preset("derange").check_hand(parse_cards("8H 8H KS"))
+    load_preset("action").check_hand(parse_cards("8H 8H 8H"))
+    load_preset("baby-eating").check_hand(parse_cards("GJ JK 8H 8H"))

@@ -8,13 +8,16 @@ Everything that cannot be played is refused here, before any card is dealt.
 
 from __future__ import annotations
 
+import difflib
+import json
+import reprlib
 import tomllib
 from dataclasses import dataclass, field, fields
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from eights.cards import RANKS, Card, CardError, parse_rank
+from eights.cards import ALL_CARDS, CARD_COUNT, RANKS, Card, CardError, parse_rank
 
 PRESETS = ("classic", "action", "race", "derange", "baby-eating")
 
@@ -180,6 +183,83 @@ class RuleSet:
             cards += [c for c in range(54) if c not in removed]
         return cards
 
+    def pack_counts(self, players: int | None = None) -> dict[Card, int]:
+        """How many copies of each card the pack holds, in card order; cards it lacks are left out.
+
+        With ``players``, the pack a game of that many uses (``pack``); without, the most
+        copies of each card any table these rules seat can hold (the largest pack), so a
+        hand that fits no table is one that cannot exist.
+
+        :raises RulesError: when ``players`` cannot play these rules.
+        """
+        if players is not None:
+            self.check_players(players)
+            tables = [players]
+        else:
+            tables = [n for n in range(self.min_players, self.max_players + 1) if self._seats_ok(n)]
+        counts = [0] * CARD_COUNT
+        for n in tables:
+            pack = [0] * CARD_COUNT
+            for cid in self.pack(n):
+                pack[cid] += 1
+            counts = [max(a, b) for a, b in zip(counts, pack, strict=True)]
+        return {ALL_CARDS[cid]: count for cid, count in enumerate(counts) if count}
+
+    def pack_words(self, players: int | None = None) -> str:
+        """The pack in words: ``one pack of 52 cards``, ``three packs of 52 cards and two jokers, JK and GJ``.
+
+        Without ``players``, the largest pack the rules use (the one at the largest table they seat).
+        """
+        if players is None:
+            seated = [n for n in range(self.min_players, self.max_players + 1) if self._seats_ok(n)]
+            players = max(seated, default=self.min_players)
+        packs = self.packs or min((p for p, lo, hi in self.seats if lo <= players <= hi), default=1)
+        words = f"{_number(packs)} pack{'s' if packs > 1 else ''} of 52 cards"
+        if self.jokers:
+            words += " and " + ("one joker, JK" if self.jokers == 1 else "two jokers, JK and GJ")
+        if self.expanded_for(players):
+            removed = ", ".join(self.expanded_remove)
+            words += ", and the expanded deck: a second pack" + (f" less {removed}" if removed else "")
+        return words
+
+    def check_hand(self, hand: list[Card] | tuple[Card, ...], players: int | None = None) -> None:
+        """Refuse a hand no deal of these rules can give: no cards, or a card more often than the pack holds it.
+
+        Without ``players`` the largest pack the rules use decides (see ``pack_counts``).
+
+        :raises RulesError: naming the card, how often it was given and what the pack holds.
+        """
+        if not hand:
+            raise RulesError("the hand has no cards: name its cards, like 8H KS 10C (a player who is out scores 0)")
+        counts = self.pack_counts(players)
+        given: dict[Card, int] = {}
+        for card in hand:
+            given[card] = given.get(card, 0) + 1
+        if players is not None:
+            whose = f"{self.name}'s pack for {players} players"
+        elif len({tuple(self.pack(n)) for n in range(self.min_players, self.max_players + 1)}) > 1:
+            whose = f"{self.name}'s largest pack"
+        else:
+            whose = f"{self.name}'s pack"
+        for card, times in given.items():
+            held = counts.get(card, 0)
+            if times <= held:
+                continue
+            pack = self.pack_words(players)
+            if held == 0:
+                jokers = "" if self.jokers or not card.is_joker else ", no jokers"
+                raise RulesError(f"{card.pretty()} cannot be in a hand: {whose} holds no {card} ({pack}{jokers})")
+            raise RulesError(
+                f"{card.pretty()} is given {_times(times)}, but {whose} holds only {_number(held)} ({pack})"
+            )
+
+    def _seats_ok(self, players: int) -> bool:
+        try:
+            self.check_players(players)
+        except RulesError:
+            return False
+        return True
+
     def check_players(self, players: int) -> None:
         """Refuse a player count that does not fit the packs, or a deal that does not fit.
 
@@ -195,7 +275,7 @@ class RuleSet:
         elif self.packs:
             ranges = [(lo, hi) for p, lo, hi in self.seats if p == self.packs]
             if not ranges:
-                raise RulesError(f"packs: {self.packs} is not allowed; valid: {self._pack_counts()}")
+                raise RulesError(f"packs: {self.packs} is not allowed; valid: {self._pack_choices()}")
             lo, hi = ranges[0]
             if not lo <= players <= hi:
                 extra = ""
@@ -222,7 +302,7 @@ class RuleSet:
                 f"with {players} players deal at most {(cards - 1) // players}, or use more packs"
             )
 
-    def _pack_counts(self) -> str:
+    def _pack_choices(self) -> str:
         return ", ".join(str(p) for p, _, _ in self.seats) + " (or 0 for the fewest that fit)"
 
     def match_target(self, players: int) -> int:
@@ -269,10 +349,13 @@ class RuleSet:
         if isinstance(options, list):
             options = parse_option_list(options)
         data = self.to_dict()
-        for key, text in options.items():
-            key = key.strip().replace("-", "_")
+        for given, text in options.items():
+            key = given.strip().lower().replace("-", "_")
             if key not in _FIELDS:
-                raise RulesError(f"unknown option {key!r}; valid options: {', '.join(option_names())}")
+                raise RulesError(
+                    f"unknown option {given.strip()!r}{_did_you_mean(key, option_names())}; "
+                    f"valid options: {', '.join(option_names())}"
+                )
             if key in ("effects", "score_values", "seats", "notes"):
                 raise RulesError(f"{key} is a table: change it in a rules file (see `eights rules --save`)")
             data[key] = _option_value(key, text)
@@ -301,9 +384,11 @@ class RuleSet:
 
         :raises RulesError: naming the field and its valid values.
         """
-        unknown = sorted(set(data) - set(_FIELDS))
+        if not isinstance(data, dict):
+            raise RulesError(f"the rules are {_shown(data)}; expected a table of rules like {{deal = 7}}")
+        unknown = [key for key in data if key not in _FIELDS]
         if unknown:
-            raise RulesError(f"unknown field {unknown[0]!r}; valid fields: {', '.join(_FIELDS)}")
+            raise RulesError(_unknown_rule(unknown[0]))
         values: dict[str, Any] = {}
         for name, value in data.items():
             values[name] = _convert(name, value)
@@ -311,27 +396,55 @@ class RuleSet:
         rules._validate()
         return rules
 
-    def to_toml(self) -> str:
-        """The rule set as a TOML file that ``load_rules`` reads back to an equal value."""
-        lines = [f"# {self.title}: saved rules for eights (play with --rules FILE)"]
-        tables = []
-        for name, value in self.to_dict().items():
-            if name in ("effects", "score_values"):
-                tables.append((name, value))
-                continue
-            lines.append(f"{name} = {_toml_value(value)}")
-        for name, table in tables:
-            lines.append("")
-            lines.append(f"[{name}]")
-            for key, value in table.items():
-                lines.append(f"{_toml_value(key)} = {_toml_value(value)}")
+    def to_toml(self, base: str | None = None, file: str = "FILE") -> str:
+        """The rule set as a house-rules file: ``base = "PRESET"`` and only the rules that differ from it.
+
+        ``base`` is the preset named by the rule set's name, else the preset it differs
+        from least. ``load_rules`` reads the file back to an equal rule set. ``file`` is
+        the file's name, for the comment that says how to play it.
+        """
+        base = load_preset(base).name if base is not None else self.closest_preset()
+        preset = load_preset(base)
+        changed = [name for name in _FIELDS if getattr(self, name) != getattr(preset, name)]
+        data = self.to_dict()
+        if changed:
+            what = f"the {base} preset with these rules changed: {', '.join(changed)}."
+        else:
+            what = f"the {base} preset as it stands; add a line for each rule you change."
+        lines = [
+            f"# House rules for eights: {what}",
+            f"# Play them with `eights play --rules {file}` (simulate, watch and tournament take --rules too);",
+            f"# `eights rules --rules {file}` explains them. Every rule not given here is the {base} preset's.",
+            f"base = {_toml_value(base)}",
+        ]
+        for name in changed:
+            if name not in _TABLES:
+                lines.append(f"{name} = {_toml_value(data[name])}")
+        for name in changed:
+            if name in _TABLES:
+                lines.append("")
+                lines.append(f"[{name}]")
+                for key, value in data[name].items():
+                    lines.append(f"{_toml_value(key)} = {_toml_value(value)}")
         return "\n".join(lines) + "\n"
+
+    def closest_preset(self) -> str:
+        """The preset this rule set is named after, else the one it differs from in the fewest rules."""
+        name = self.name.strip().lower()
+        if name in PRESETS:
+            return name
+
+        def differences(preset: str) -> int:
+            other = load_preset(preset)
+            return sum(getattr(self, f) != getattr(other, f) for f in _FIELDS)
+
+        return min(PRESETS, key=differences)
 
     # ----- validation -----------------------------------------------------
 
     def _validate(self) -> None:
         def bad(name: str, valid: str) -> RulesError:
-            return RulesError(f"{name}: {getattr(self, name)!r} is not valid; valid: {valid}")
+            return RulesError(f"{name}: {_shown(getattr(self, name))} is not valid; valid: {valid}")
 
         if not self.seats:
             raise bad("seats", "at least one [packs, fewest players, most players] row")
@@ -340,7 +453,7 @@ class RuleSet:
             if not (1 <= p <= 4 and 2 <= lo <= hi <= 16):
                 raise bad("seats", "rows [packs 1-4, fewest players >= 2, most players <= 16]")
         if self.packs and self.packs not in [p for p, _, _ in self.seats]:
-            raise bad("packs", self._pack_counts())
+            raise bad("packs", self._pack_choices())
         if self.jokers not in (0, 1, 2):
             raise bad("jokers", "0, 1 or 2")
         if self.deal < 1:
@@ -421,6 +534,28 @@ class RuleSet:
 
 _FIELDS = tuple(f.name for f in fields(RuleSet))
 _TYPES = {f.name: f.type for f in fields(RuleSet)}
+#: The rules written as TOML tables (``[effects]``), after every other line of a file.
+_TABLES = ("effects", "score_values")
+#: Text rules whose values are words from a fixed list: read in any case.
+_WORDS = ("draw", "scoring", "expanded_deck")
+#: What a file without a ``base`` must give: every rule that changes play (not its name and notes).
+_PLAY_FIELDS = tuple(name for name in _FIELDS if name not in ("name", "title", "source", "notes"))
+_SHORT = reprlib.Repr()
+_SHORT.maxlevel, _SHORT.maxstring, _SHORT.maxother, _SHORT.maxlong = 2, 40, 40, 40
+
+
+def _shown(value: Any) -> str:
+    """A value as it appears in a message: short, whatever its size or depth."""
+    return _SHORT.repr(value)
+
+
+def _did_you_mean(key: str, names: list[str] | tuple[str, ...]) -> str:
+    close = difflib.get_close_matches(key, names, n=1)
+    return f" (did you mean {close[0]}?)" if close else ""
+
+
+def _unknown_rule(key: str) -> str:
+    return f"unknown rule {key!r}{_did_you_mean(key, _FIELDS)}; valid rules: {', '.join(_FIELDS)}"
 
 
 def option_names() -> list[str]:
@@ -466,8 +601,6 @@ def _option_value(key: str, text: str) -> Any:
             except ValueError:
                 raise RulesError(f"option {key}: {text!r} is not a list of whole numbers (like 8,6,4)") from None
         return [item.strip("\"'") for item in items]
-    if key == "expanded_deck":
-        return text.lower()
     return text
 
 
@@ -475,7 +608,7 @@ def _convert(name: str, value: Any) -> Any:
     kind = _TYPES[name]
 
     def wrong(expected: str) -> RulesError:
-        return RulesError(f"{name}: {value!r} is the wrong type; expected {expected}")
+        return RulesError(f"{name}: {_shown(value)} is the wrong type; expected {expected}")
 
     if kind == "bool":
         if not isinstance(value, bool):
@@ -489,31 +622,64 @@ def _convert(name: str, value: Any) -> Any:
         if name == "expanded_deck" and isinstance(value, bool):
             return "true" if value else "false"
         if not isinstance(value, str):
-            raise wrong("a string")
-        return value
+            raise wrong("text in quotes")
+        return value.strip().lower() if name in _WORDS else value
     if name == "seats":
         if not isinstance(value, list | tuple) or not all(
             isinstance(row, list | tuple) and len(row) == 3 and all(type(x) is int for x in row) for row in value
         ):
             raise wrong("a list of [packs, fewest players, most players] rows")
         return tuple(tuple(row) for row in value)
-    if name == "effects":
-        if not isinstance(value, dict) or not all(
-            isinstance(v, list | tuple) and all(isinstance(e, str) for e in v) for v in value.values()
-        ):
-            raise wrong('a table of card pattern = list of effects, like "8" = ["wild"]')
-        return tuple((str(k), tuple(v)) for k, v in value.items())
-    if name == "score_values":
-        if not isinstance(value, dict) or not all(type(v) is int for v in value.values()):
-            raise wrong('a table of card pattern = points, like "8" = 50')
-        return tuple((str(k), v) for k, v in value.items())
+    if name in _TABLES:
+        return _convert_table(name, value)
     if kind == "tuple[int, ...]":
         if not isinstance(value, list | tuple) or not all(type(x) is int for x in value):
             raise wrong("a list of whole numbers")
         return tuple(value)
     if not isinstance(value, list | tuple) or not all(isinstance(x, str) for x in value):
-        raise wrong("a list of strings")
+        raise wrong("a list of text in quotes")
+    if name == "starter_effects":
+        return tuple(x.strip().lower() for x in value)
     return tuple(value)
+
+
+def _convert_table(name: str, table: Any) -> tuple[tuple[str, Any], ...]:
+    """``effects`` or ``score_values``: card patterns to effects or points, checked key by key."""
+    example = '"8" = ["wild"]' if name == "effects" else '"8" = 50'
+    if not isinstance(table, dict):
+        raise RulesError(f"{name}: {_shown(table)} is the wrong type; expected a table of lines like {example}")
+    rows: list[tuple[str, Any]] = []
+    for key, value in table.items():
+        if key in _FIELDS or key == "base":
+            raise RulesError(
+                f"{key!r} is a rule, not a card, but it sits in the [{name}] table: in TOML every line after "
+                f"[{name}] belongs to it, so move the line {key} = ... above [{name}]"
+            )
+        _check_pattern(name, key)
+        if name == "score_values":
+            if type(value) is not int:
+                raise RulesError(
+                    f"score_values: {key} = {_shown(value)}; expected points, a whole number like {example}"
+                )
+            rows.append((key, value))
+            continue
+        if isinstance(value, str):
+            value = [value]
+        if not isinstance(value, list | tuple) or not all(isinstance(e, str) for e in value):
+            raise RulesError(f"effects: {key} = {_shown(value)}; expected a list of effects like {example}")
+        rows.append((key, tuple(e.strip().lower() for e in value)))
+    return tuple(rows)
+
+
+def _number(n: int) -> str:
+    return _NUMBERS[n] if n < len(_NUMBERS) else str(n)
+
+
+def _times(n: int) -> str:
+    return {1: "once", 2: "twice"}.get(n, f"{_number(n)} times")
+
+
+_NUMBERS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
 
 
 def _is_card(pattern: str) -> bool:
@@ -557,7 +723,8 @@ def _toml_value(value: Any) -> str:
     if isinstance(value, int):
         return str(value)
     if isinstance(value, str):
-        return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+        # A JSON string is a TOML basic string, except that TOML wants DEL escaped too.
+        return json.dumps(value, ensure_ascii=False).replace("\x7f", "\\u007f")
     if isinstance(value, list | tuple):
         return "[" + ", ".join(_toml_value(v) for v in value) + "]"
     raise TypeError(f"cannot write {value!r} as TOML")
@@ -567,42 +734,63 @@ def _toml_value(value: Any) -> str:
 
 
 def load_preset(name: str) -> RuleSet:
-    """One of the shipped presets by name.
+    """One of the shipped presets by name, in any case (``Classic``, `` race ``).
 
     :raises RulesError: naming the valid presets.
     """
-    if name not in PRESETS:
-        raise RulesError(f"unknown preset {name!r}; valid presets: {', '.join(PRESETS)}")
-    text = resources.files("eights.rules").joinpath("presets", f"{name}.toml").read_text(encoding="utf-8")
-    return _from_toml(text, f"preset {name}")
+    key = name.strip().lower()
+    if key not in PRESETS:
+        raise RulesError(f"unknown preset {name!r}{_did_you_mean(key, PRESETS)}; valid presets: {', '.join(PRESETS)}")
+    text = resources.files("eights.rules").joinpath("presets", f"{key}.toml").read_text(encoding="utf-8")
+    return _from_toml(text, f"preset {key}", need_base=False)
 
 
 def load_rules(path: str | Path) -> RuleSet:
-    """A house-rules TOML file: a ``base`` preset (default: none) and fields overriding it.
+    """A house-rules TOML file (UTF-8, with or without a byte-order mark): a ``base`` preset and the
+    rules it changes. A file without a base must give every rule (as older saved files do).
 
     :raises RulesError: naming the file and what is wrong with it.
     """
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        raw = path.read_bytes()
     except OSError as exc:
-        raise RulesError(f"cannot read rules file {str(path)!r}: {exc.strerror}") from None
+        raise RulesError(f"cannot read rules file {str(path)!r}: {exc.strerror or exc}") from None
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = raw[: exc.start].count(b"\n") + 1
+        raise RulesError(
+            f"{path}: line {line} is not UTF-8 text (byte 0x{raw[exc.start]:02x}); save the rules file as UTF-8"
+        ) from None
     return _from_toml(text, str(path))
 
 
-def _from_toml(text: str, where: str) -> RuleSet:
+def _from_toml(text: str, where: str, need_base: bool = True) -> RuleSet:
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise RulesError(f"{where} is not valid TOML: {exc}") from None
+    except RecursionError:
+        raise RulesError(f"{where}: lists or tables are nested too deeply to be rules") from None
+    except ValueError as exc:  # a number too long to read
+        raise RulesError(f"{where} is not valid TOML: {exc}") from None
     base = data.pop("base", None)
     try:
+        unknown = [key for key in data if key not in _FIELDS]
+        if unknown:
+            raise RulesError(_unknown_rule(unknown[0]))
         if base is not None:
             if not isinstance(base, str):
-                raise RulesError(f"base: {base!r} must be a preset name; valid: {', '.join(PRESETS)}")
+                raise RulesError(f"base: {_shown(base)} is not a preset name; valid bases: {', '.join(PRESETS)}")
             merged = load_preset(base).to_dict()
             merged.update(data)
             data = merged
+        elif need_base and any(name not in data for name in _PLAY_FIELDS):
+            raise RulesError(
+                'no base preset: begin the file with a line like base = "classic" (valid bases: '
+                f"{', '.join(PRESETS)}), then give only the rules you change"
+            )
         return RuleSet.from_dict(data)
     except RulesError as exc:
         raise RulesError(f"{where}: {exc}") from None
