@@ -1,4 +1,4 @@
-"""RULES.md section 3, ``action`` (seeds/004), with D9, D10, D11, D36, D37, the
+"""docs/rules.md section 3, ``action`` (the action-card rules), with D9, D10, D11, D36, D37, the
 stacking and score-keeping options and the worked value of section 8."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""RULES.md section 6, ``baby-eating`` (seeds/001, Baby-Eating Eights): every card effect, forced play,
+"""docs/rules.md section 6, ``baby-eating`` (Baby-Eating Eights): every card effect, forced play,
 four in a row, the Guarantee Joker, the Suicide King, teams and the expanded deck, with D5, D21-D32 and
 D43-D47.
 

@@ -1,4 +1,4 @@
-"""The card notation (RULES.md section 1 reads every card this way): ``8H``, ``10C``/``TC``,
+"""The card notation (docs/rules.md section 1 reads every card this way): ``8H``, ``10C``/``TC``,
 any case, suit letters or symbols, the two jokers told apart, round-tripping repr."""
 
 from __future__ import annotations

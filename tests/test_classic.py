@@ -1,4 +1,4 @@
-"""RULES.md section 2, ``classic`` (seeds/003), with D6, D7, D8, D35 and the
+"""docs/rules.md section 2, ``classic`` (Bicycle's rules), with D6, D7, D8, D35 and the
 worked value of section 8. Every test builds an exact deal with ``scripted``."""
 
 from __future__ import annotations

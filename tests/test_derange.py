@@ -1,4 +1,4 @@
-"""RULES.md section 5, ``derange`` (seeds/000, Derange Order of Eight), with D1, D3, D4, D9, D12-D20,
+"""docs/rules.md section 5, ``derange`` (Derange Order of Eight), with D1, D3, D4, D9, D12-D20,
 D26, D38, D40-D42, the derange worked value of section 8 and the derange scoring table.
 
 Derange plays two packs by default, so a scripted hand may hold the same card twice.

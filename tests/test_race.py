@@ -1,4 +1,4 @@
-"""RULES.md section 4, ``race`` (seeds/002), with D9, D10, D12, D13, D38, D39
+"""docs/rules.md section 4, ``race`` (the rules card), with D9, D10, D12, D13, D38, D39
 and the worked value of section 8."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""RULES.md section 1 (terms) and the decisions it uses: D1-D5, D26, D33, D34.
+"""docs/rules.md section 1 (terms) and the decisions it uses: D1-D5, D26, D33, D34.
 Every test builds an exact deal with ``scripted`` (or an exact pack order)."""
 
 from __future__ import annotations
