@@ -965,3 +965,61 @@ def test_a_chosen_draw_says_the_player_was_chosen():
     assert event_words(CardsDrawn(1, 1, "chosen"), names) == "Bram is chosen to draw 1 card."
     assert event_words(CardsDrawn(0, 1, "chosen", (Card("5S"),)), names) == "You are chosen to draw 1 card (5♠)."
     assert event_words(CardsDrawn(0, 1, "draw", (Card("5S"),)), names) == "You draw 1 card (5♠)."
+
+
+# ----- saved matches ---------------------------------------------------------------------------------
+
+
+def test_new_game_screen_continues_the_saved_match(tmp_path):
+    from eights.engine import view
+    from eights.store import Store, database_url
+
+    store = Store(database_url(str(tmp_path / "m.db")))
+    config = build_config("race", players=3, bots="easy", seed=21, speed=INSTANT)
+    saved = store.start(config)
+    while len(saved.game.actions) < 12:
+        seat = saved.game.to_act
+        saved.play(saved.view(seat).legal[0], seat) if saved.is_human(seat) else saved.bot_move()
+    while saved.is_human(saved.game.to_act) is False:
+        saved.bot_move()
+    before = [view(saved.game, seat) for seat in range(3)]
+    app = EightsApp(defaults=config, store=store)
+
+    async def script(pilot: Pilot[None]) -> None:
+        await until(pilot, lambda: isinstance(app.screen, SetupScreen) and bool(app.screen.query("#continue")))
+        about = str(app.screen.query_one("#continue-about").render())
+        assert "race" in about and "12 moves in" in about
+        await pilot.click("#continue")
+        await until(pilot, lambda: human_turn(app))
+        session = table(app).session
+        assert [view(session.game, seat) for seat in range(3)] == before
+        assert session.log is not None and session.log.where().startswith("match 1 in ")
+
+    run_app(app, script)
+    store.close()
+
+
+def test_q_asks_before_leaving_and_says_the_match_is_saved(tmp_path):
+    from eights.store import Store, database_url
+    from eights.tui.screens.dialogs import ConfirmDialog
+
+    store = Store(database_url(str(tmp_path / "m.db")))
+    app = EightsApp(build_config("classic", players=2, seed=3, speed=INSTANT), store=store)
+
+    async def script(pilot: Pilot[None]) -> None:
+        await until(pilot, lambda: human_turn(app))
+        await pilot.press("q")
+        await until(pilot, lambda: isinstance(app.screen, ConfirmDialog))
+        text = str(app.screen.query_one("#dialog-text").render())
+        assert "saved (match 1 in" in text and "eights play --resume" in text
+        await pilot.press("n")
+        await until(pilot, lambda: isinstance(app.screen, TableScreen))
+        assert app.is_running
+        await pilot.press("q")
+        await until(pilot, lambda: isinstance(app.screen, ConfirmDialog))
+        await pilot.press("y")
+        await until(pilot, lambda: not app.is_running)
+
+    run_app(app, script)
+    assert store.last_unfinished() == 1
+    store.close()

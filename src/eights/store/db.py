@@ -16,7 +16,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Engine, create_engine, event, inspect
+from sqlalchemy import Connection, Engine, create_engine, event, inspect, text
 from sqlalchemy.engine import URL, make_url
 from sqlalchemy.exc import ArgumentError, DatabaseError, OperationalError, SQLAlchemyError
 
@@ -89,10 +89,23 @@ def make_engine(url: URL) -> Engine:
         raise StoreError(f"cannot use the database {label(url)}: {exc}") from None
     if sqlite:
         event.listen(engine, "connect", _sqlite_pragmas)
+        event.listen(engine, "begin", _sqlite_begin)
     return engine
 
 
+#: The execution option that makes a SQLite transaction take the write lock at once (``BEGIN IMMEDIATE``).
+WRITE_FIRST = "eights_write_first"
+
+
+def _sqlite_begin(connection: Connection) -> None:
+    """SQLite transactions begin here, not in the driver: one that reads and then writes takes the write
+    lock first, waiting for other writers, so that another process's commit in between cannot fail it."""
+    immediate = connection.get_execution_options().get(WRITE_FIRST, False)
+    connection.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")
+
+
 def _sqlite_pragmas(dbapi_connection: Any, _record: object) -> None:
+    dbapi_connection.isolation_level = None  # the driver begins no transaction of its own: _sqlite_begin does
     cursor = dbapi_connection.cursor()
     try:
         # WAL: readers and one writer at once. NORMAL: each commit is in the log before the call
@@ -160,29 +173,42 @@ def _alembic_config(connection: Any) -> Any:
 
 
 def migrate(engine: Engine, url: URL) -> None:
-    """Bring the schema to this version's (creating it in an empty database).
+    """Bring the schema to this version's (creating it in an empty database). Processes opening one
+    database at once take turns: the first migrates, the others find it done.
 
     :raises StoreError: for a database written by a newer eights, or one that is not an eights database.
     """
-    from alembic import command
-    from alembic.runtime.migration import MigrationContext
     from alembic.script import ScriptDirectory
 
-    with translated(url), engine.connect() as connection:
-        current = MigrationContext.configure(connection).get_current_revision()
-        config = _alembic_config(connection)
-        script = ScriptDirectory.from_config(config)
-        head = script.get_current_head()
-        if current == head:
-            return
-        if current is not None and current not in {rev.revision for rev in script.walk_revisions()}:
-            raise StoreError(
-                f"the database {label(url)} was written by a newer version of eights (schema {current}); "
-                "upgrade eights to use it, or choose another with --db FILE"
-            )
-        if current is None and inspect(connection).has_table("matches"):
-            raise StoreError(
-                f"{label(url)} holds tables that eights did not make; choose another database with --db FILE"
-            )
-        command.upgrade(config, "head")
-        connection.commit()
+    with translated(url):
+        with engine.connect() as connection:
+            script = ScriptDirectory.from_config(_alembic_config(connection))
+            if _revision(connection) == script.get_current_head():
+                return  # the usual case: a read, no lock
+        with engine.connect().execution_options(**{WRITE_FIRST: True}) as connection:
+            if connection.dialect.name == "postgresql":
+                connection.execute(text("SELECT pg_advisory_xact_lock(8888)"))  # one migration at a time
+            current = _revision(connection)
+            if current == script.get_current_head():
+                return
+            _upgrade(connection, url, script, current)
+            connection.commit()
+
+
+def _revision(connection: Connection) -> str | None:
+    from alembic.runtime.migration import MigrationContext
+
+    return MigrationContext.configure(connection).get_current_revision()
+
+
+def _upgrade(connection: Connection, url: URL, script: Any, current: str | None) -> None:
+    from alembic import command
+
+    if current is not None and current not in {rev.revision for rev in script.walk_revisions()}:
+        raise StoreError(
+            f"the database {label(url)} was written by a newer version of eights (schema {current}); "
+            "upgrade eights to use it, or choose another with --db FILE"
+        )
+    if current is None and inspect(connection).has_table("matches"):
+        raise StoreError(f"{label(url)} holds tables that eights did not make; choose another database with --db FILE")
+    command.upgrade(_alembic_config(connection), "head")

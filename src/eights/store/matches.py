@@ -16,7 +16,7 @@ from eights.engine import Action, Event, Game
 from eights.engine.events import GameOver, RoundOver
 from eights.record import GameRecord
 from eights.rules import PRESETS, RulesError, RuleSet, load_preset, option_names
-from eights.store.db import StoreError, label, make_engine, migrate, translated
+from eights.store.db import WRITE_FIRST, StoreError, label, make_engine, migrate, translated
 from eights.store.models import ActionRow, Match, RoundRow, Seat, Setting
 from eights.table import HUMAN, PlayConfig, RestoreError, Session, UsageError
 
@@ -298,7 +298,7 @@ class Store:
             return None if row is None else row.value
 
     def set_setting(self, key: str, value: Any) -> None:
-        with translated(self.url), self._session() as db, db.begin():
+        with translated(self.url), DbSession(self.engine.execution_options(**{WRITE_FIRST: True})) as db, db.begin():
             row = db.get(Setting, key)
             if row is None:
                 db.add(Setting(key=key, value=value))
