@@ -186,7 +186,7 @@ def test_derange_a_deal_that_cannot_fit_the_packs_is_refused_before_round_1():
     message = str(info.value)
     assert "rounds" in message
     assert "dealing 8 cards to 8 players plus a starter needs 65 cards" in message
-    assert "1 pack(s) hold 52" in message
+    assert "1 pack holds 52" in message
     assert "deal at most 6" in message
 
 

@@ -270,7 +270,7 @@ class RuleSet:
             if not lo <= players <= self.expanded_max_players:
                 raise RulesError(
                     f"players: {players} cannot play {self.name} with the expanded deck; "
-                    f"valid: {lo}-{self.expanded_max_players}"
+                    f"valid: {_span(lo, self.expanded_max_players)}"
                 )
         elif self.packs:
             ranges = [(lo, hi) for p, lo, hi in self.seats if p == self.packs]
@@ -282,11 +282,12 @@ class RuleSet:
                 if self.expanded_max_players and players <= self.expanded_max_players:
                     extra = f" (up to {self.expanded_max_players} with expanded_deck=true)"
                 raise RulesError(
-                    f"players: {players} cannot play {self.name} with {self.packs} pack(s); valid: {lo}-{hi}{extra}"
+                    f"players: {players} cannot play {self.name} with {_count(self.packs, 'pack')}; "
+                    f"valid: {_span(lo, hi)}{extra}"
                 )
         elif not any(lo <= players <= hi for _, lo, hi in self.seats):
             raise RulesError(
-                f"players: {players} cannot play {self.name}; valid: {self.min_players}-{self.max_players}"
+                f"players: {players} cannot play {self.name}; valid: {_span(self.min_players, self.max_players)}"
             )
         if self.teams and (players % 2 or players < 4):
             raise RulesError(f"teams: {players} players cannot form teams of two; valid: an even number, 4 or more")
@@ -296,10 +297,17 @@ class RuleSet:
         biggest = max(sizes)
         if players * biggest + 1 > cards:
             where = "rounds" if self.schedule else "deal"
+            most = (cards - 1) // players
+            advice = f"with {players} players deal at most {_count(most, 'card')}"
+            if any(p > packs and lo <= players <= hi for p, lo, hi in self.seats):
+                advice += ", or use more packs"
+            if self.jokers or self.expanded_for(players):
+                held = f"the pack ({self.pack_words(players)}) holds {cards}"
+            else:
+                held = f"{_count(packs, 'pack')} {'holds' if packs == 1 else 'hold'} {cards}"
             raise RulesError(
-                f"{where}: dealing {biggest} cards to {players} players plus a starter needs "
-                f"{players * biggest + 1} cards, but {packs} pack(s) hold {cards}; "
-                f"with {players} players deal at most {(cards - 1) // players}, or use more packs"
+                f"{where}: dealing {_count(biggest, 'card')} to {players} players plus a starter needs "
+                f"{players * biggest + 1} cards, but {held}; {advice}"
             )
 
     def _pack_choices(self) -> str:
@@ -404,8 +412,7 @@ class RuleSet:
         the file's name, for the comment that says how to play it.
         """
         base = load_preset(base).name if base is not None else self.closest_preset()
-        preset = load_preset(base)
-        changed = [name for name in _FIELDS if getattr(self, name) != getattr(preset, name)]
+        changed = self._changed_fields(base)
         data = self.to_dict()
         if changed:
             what = f"the {base} preset with these rules changed: {', '.join(changed)}."
@@ -427,6 +434,30 @@ class RuleSet:
                 for key, value in data[name].items():
                     lines.append(f"{_toml_value(key)} = {_toml_value(value)}")
         return "\n".join(lines) + "\n"
+
+    def changes(self, base: str | None = None) -> tuple[str, list[str]]:
+        """The preset (``base``, else ``closest_preset``) and the rules that differ from it, as options
+        (``deal=7``, ``rounds=8,6,4``; a changed table as ``effects=(own table)``); names and notes left out.
+        """
+        base = load_preset(base).name if base is not None else self.closest_preset()
+        texts = []
+        for name in self._changed_fields(base):
+            if name in ("name", "title", "source", "notes"):
+                continue
+            value = getattr(self, name)
+            if name in _TABLES or name == "seats":
+                texts.append(f"{name}=(own table)")
+            elif isinstance(value, bool):
+                texts.append(f"{name}={'true' if value else 'false'}")
+            elif isinstance(value, tuple):
+                texts.append(f"{name}={','.join(str(v) for v in value)}")
+            else:
+                texts.append(f"{name}={value}")
+        return base, texts
+
+    def _changed_fields(self, base: str) -> list[str]:
+        preset = load_preset(base)
+        return [name for name in _FIELDS if getattr(self, name) != getattr(preset, name)]
 
     def closest_preset(self) -> str:
         """The preset this rule set is named after, else the one it differs from in the fewest rules."""
@@ -669,6 +700,14 @@ def _convert_table(name: str, table: Any) -> tuple[tuple[str, Any], ...]:
             raise RulesError(f"effects: {key} = {_shown(value)}; expected a list of effects like {example}")
         rows.append((key, tuple(e.strip().lower() for e in value)))
     return tuple(rows)
+
+
+def _count(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+def _span(lo: int, hi: int) -> str:
+    return str(lo) if lo == hi else f"{lo}-{hi}"
 
 
 def _number(n: int) -> str:
