@@ -173,7 +173,7 @@ def test_an_illegal_action_in_a_record_is_refused_naming_it(record, index):
     def change(data):
         data["actions"][index] = wrong
 
-    with pytest.raises(RecordError, match=rf"action {index + 1} \('{wrong}'\) does not replay"):
+    with pytest.raises(RecordError, match=rf"action {index + 1} \(line \d+\), '{wrong}', does not replay"):
         GameRecord.from_json(tampered(record, change)).replay()
 
 
@@ -193,7 +193,7 @@ def test_an_action_that_is_not_an_action_is_refused(record):
     def change(data):
         data["actions"][2] = "fly away"
 
-    with pytest.raises(RecordError, match=r"action 3 \('fly away'\)"):
+    with pytest.raises(RecordError, match=r"action 3 \(line \d+\), 'fly away', does not replay"):
         GameRecord.from_json(tampered(record, change)).replay()
 
 
@@ -213,7 +213,7 @@ def test_a_changed_result_is_refused(record):
         data["result"]["totals"][0] += 1
 
     for change in (other_winner, other_totals):
-        with pytest.raises(RecordError, match=r"replay ended with .* the record says"):
+        with pytest.raises(RecordError, match=r"the replay ends with seat .* winning, totals .*; the record says seat"):
             GameRecord.from_json(tampered(record, change)).replay()
 
 
@@ -221,7 +221,7 @@ def test_a_record_cut_short_does_not_reach_its_result(record):
     def change(data):
         del data["actions"][-5:]
 
-    with pytest.raises(RecordError, match="an unfinished game"):
+    with pytest.raises(RecordError, match="leave the game unfinished, but the record gives its result"):
         GameRecord.from_json(tampered(record, change)).replay()
 
 
@@ -246,13 +246,13 @@ def test_a_missing_field_is_named(record, field):
 
 def test_malformed_fields_are_refused(record):
     changes = [
-        lambda d: d.update(players="many"),
-        lambda d: d.update(deck=["8H", "XX"]),
-        lambda d: d["rules"].update(deal=0),
-        lambda d: d["rules"].update(colour="red"),
+        (lambda d: d.update(players="many"), "players: 'many' is not a whole number; expected the number of players"),
+        (lambda d: d.update(deck=["8H", "XX"]), "the record's deck: 'XX' is not a card"),
+        (lambda d: d["rules"].update(deal=0), "the record's rules: deal: 0 is not valid"),
+        (lambda d: d["rules"].update(colour="red"), "the record's rules: unknown rule 'colour'"),
     ]
-    for change in changes:
-        with pytest.raises(RecordError, match="malformed"):
+    for change, message in changes:
+        with pytest.raises(RecordError, match=message):
             GameRecord.from_json(tampered(record, change))
 
 
@@ -264,7 +264,7 @@ def test_a_record_that_cannot_start_is_refused(record):
         data["deck"] = ["8H"] * 20
 
     for change, reason in ((too_many_players, "players: 9"), (doubled_card, "8H appears more often")):
-        with pytest.raises(RecordError, match=f"record cannot start: .*{reason}"):
+        with pytest.raises(RecordError, match=f"the record's game cannot start: .*{reason}"):
             GameRecord.from_json(tampered(record, change)).replay()
 
 
