@@ -1,0 +1,56 @@
+"""A sheet as text: CSV (one row per round) and a plain table for people. Strings only, no I/O."""
+
+from __future__ import annotations
+
+import csv
+import io
+
+from eights.scorecard.setup import player_list
+from eights.scorecard.sheet import Sheet, describe_entry
+
+
+def to_csv(sheet: Sheet) -> str:
+    """A header, one row per round (the dealer, the cards dealt, who went out, and each player's
+    points and running total), then a row of the final totals.
+
+    In a sheet that keeps no points the columns are each player's games won: 1 for the round's
+    winners, and the running count.
+    """
+    players = sheet.players
+    each, running = ("won", "games won") if not sheet.keeps_points else ("points", "total")
+    header = ["round", "dealer", "cards", "out"]
+    for name in players:
+        header += [f"{name} {each}", f"{name} {running}"]
+    rows = [header]
+    for result in sheet.rounds:
+        out = "blocked" if result.out is None else players[result.out]
+        row = [str(result.number), players[result.dealer], str(result.hand_size), out]
+        for seat in range(len(players)):
+            row += [str(result.points[seat]), str(result.totals[seat])]
+        rows.append(row)
+    label = "final" if sheet.over else "so far"
+    won = "won: " + player_list(list(sheet.winners)) if sheet.over else ""
+    last = [label, "", "", won]
+    for total in sheet.totals:
+        last += ["", str(total)]
+    rows.append(last)
+    buffer = io.StringIO()
+    csv.writer(buffer, lineterminator="\n").writerows(rows)
+    return buffer.getvalue()
+
+
+def to_text(sheet: Sheet) -> str:
+    """The sheet for people: how it scores, each round, the totals and the standings."""
+    lines = [f"{sheet.rules.title}: {player_list(list(sheet.players))}", sheet.describe_scoring()]
+    if sheet.setup.teams:
+        lines.append("teams: " + ", ".join(sheet.setup.team_name(team) for team in sheet.setup.teams))
+    for result in sheet.rounds:
+        totals = ", ".join(f"{name} {total}" for name, total in zip(sheet.players, result.totals, strict=True))
+        lines.append(f"{describe_entry(sheet, result)} -> {totals}")
+    lines.append("standings: " + "; ".join(f"{s.place}. {s.name} {s.total}" for s in sheet.standings()))
+    if sheet.over:
+        early = " (finished early)" if sheet.finished_early else ""
+        lines.append(f"winner(s): {player_list(list(sheet.winners))}{early}")
+    else:
+        lines.append(f"next: round {sheet.next_round}, {sheet.dealer} deals {sheet.hand_size}")
+    return "\n".join(lines) + "\n"
