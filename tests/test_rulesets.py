@@ -568,3 +568,21 @@ def test_check_hand_accepts_what_the_pack_holds():
     load_preset("derange").check_hand(parse_cards("8H 8H KS"))
     load_preset("action").check_hand(parse_cards("8H 8H 8H"))
     load_preset("baby-eating").check_hand(parse_cards("GJ JK 8H 8H"))
+
+
+def test_a_rule_set_no_table_can_play_is_refused_when_it_is_read(tmp_path):
+    # `eights rules --rules` used to describe it, and only a game found out.
+    path = tmp_path / "huge.toml"
+    path.write_text('base = "classic"\ndeal = 99999999999999999999\n', encoding="utf-8")
+    with pytest.raises(RulesError, match=r"deal: dealing 99999999999999999999 cards to 2 players plus a starter"):
+        load_rules(path)
+    with pytest.raises(RulesError, match="with 2 players deal at most 25 cards"):
+        load_preset("classic").with_options(["deal=26"])
+    assert load_preset("race").with_options(["deal=30"]).hand_size(2) == 7  # two players still fit
+
+
+def test_a_number_too_long_to_read_is_refused_in_words(tmp_path):
+    path = tmp_path / "long.toml"
+    path.write_text('base = "classic"\ndeal = ' + "9" * 5000 + "\n", encoding="utf-8")
+    with pytest.raises(RulesError, match="a number in it is too long to read"):
+        load_rules(path)

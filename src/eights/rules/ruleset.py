@@ -475,7 +475,7 @@ class RuleSet:
 
     def _validate(self) -> None:
         def bad(name: str, valid: str) -> RulesError:
-            return RulesError(f"{name}: {_shown(getattr(self, name))} is not valid; valid: {valid}")
+            return RulesError(f"{name}: {_shown(self.to_dict()[name])} is not valid; valid: {valid}")
 
         if not self.seats:
             raise bad("seats", "at least one [packs, fewest players, most players] row")
@@ -559,6 +559,9 @@ class RuleSet:
                 raise RulesError(f"score_values: no value for rank {missing[0]}; every rank A-K needs one")
         elif self.score_keeping:
             raise RulesError("score_values: a table is needed when score_keeping is true")
+        # A rule set no table can play is refused now, not when the first game is dealt.
+        if not any(self._seats_ok(n) for n in range(self.min_players, self.max_players + 1)):
+            self.check_players(self.min_players)
 
 
 # ----- helpers ---------------------------------------------------------------
@@ -812,8 +815,8 @@ def _from_toml(text: str, where: str, need_base: bool = True) -> RuleSet:
         raise RulesError(f"{where} is not valid TOML: {exc}") from None
     except RecursionError:
         raise RulesError(f"{where}: lists or tables are nested too deeply to be rules") from None
-    except ValueError as exc:  # a number too long to read
-        raise RulesError(f"{where} is not valid TOML: {exc}") from None
+    except ValueError:  # Python refuses to read an integer of more than 4300 digits
+        raise RulesError(f"{where}: a number in it is too long to read") from None
     base = data.pop("base", None)
     try:
         unknown = [key for key in data if key not in _FIELDS]
@@ -822,7 +825,10 @@ def _from_toml(text: str, where: str, need_base: bool = True) -> RuleSet:
         if base is not None:
             if not isinstance(base, str):
                 raise RulesError(f"base: {_shown(base)} is not a preset name; valid bases: {', '.join(PRESETS)}")
-            merged = load_preset(base).to_dict()
+            try:
+                merged = load_preset(base).to_dict()
+            except RulesError as exc:
+                raise RulesError(f"base: {exc}") from None
             merged.update(data)
             data = merged
         elif need_base and any(name not in data for name in _PLAY_FIELDS):
