@@ -75,14 +75,16 @@ class GameRecord:
 
         :raises RecordError: naming the field that is missing, unknown or malformed, and what it should hold.
         """
+        if not text.strip():
+            raise RecordError("not a JSON game record: the file is empty")
         try:
             data = json.loads(text)
         except json.JSONDecodeError as exc:
-            raise RecordError(f"not a JSON game record: {exc.msg} at line {exc.lineno}, column {exc.colno}") from None
+            raise RecordError(f"not a JSON game record: {_json_problem(exc)}") from None
         except RecursionError:
             raise RecordError("not a game record: its lists or objects are nested too deeply") from None
-        except ValueError as exc:  # a number too long to read
-            raise RecordError(f"not a JSON game record: {exc}") from None
+        except ValueError:  # Python refuses to read an integer of more than 4300 digits
+            raise RecordError("not a game record: a number in it is too long to read") from None
         if not isinstance(data, dict) or data.get("format") != FORMAT:
             raise RecordError(f'not a game record: expected "format": "{FORMAT}"')
         unknown = [key for key in data if key not in _FIELDS]
@@ -222,8 +224,29 @@ _SHORT.maxlevel, _SHORT.maxstring, _SHORT.maxother, _SHORT.maxlong, _SHORT.maxli
 
 
 def _shown(value: Any) -> str:
-    """A value as a message shows it: short, whatever its size or depth."""
+    """A value as a message shows it: short, whatever its size or depth; JSON's words for true, false, null."""
+    if value is None or isinstance(value, bool):
+        return json.dumps(value)
     return _SHORT.repr(value)
+
+
+#: The JSON reader's complaints, in words.
+_JSON_PROBLEMS = {
+    "Expecting value": "a value is missing",
+    "Unterminated string starting at": "a text in quotes is not closed",
+    "Expecting ',' delimiter": "a comma is missing",
+    "Expecting ':' delimiter": "a colon is missing",
+    "Expecting property name enclosed in double quotes": "a field name in double quotes is expected",
+    "Extra data": "more follows the end of the record",
+    "Invalid control character at": "a text in quotes holds a control character",
+}
+
+
+def _json_problem(exc: json.JSONDecodeError) -> str:
+    where = f"line {exc.lineno}, column {exc.colno}"
+    if not exc.doc[exc.pos :].strip() and exc.msg != "Extra data":
+        return f"the file ends before the record does (at {where}): it may have been cut short"
+    return f"{_JSON_PROBLEMS.get(exc.msg, exc.msg)} at {where}"
 
 
 def _action_lines(text: str, actions: list[str]) -> tuple[int, ...] | None:
