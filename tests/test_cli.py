@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from eights.cards import Card
 from eights.cli import app
 from eights.describe import describe_text
 from eights.engine.events import RoundOver
@@ -124,17 +125,58 @@ def test_describe_text_builds_from_fields_not_names():
     ],
 )
 def test_score_gives_the_worked_values_of_section_8(preset, cards, value):
-    assert ok("score", "--variant", preset, *cards.split()) == f"{value}\n"
+    assert re.search(rf"^Total\s+{value}\s*$", ok("score", "--variant", preset, *cards.split()), re.M)
     data = json.loads(ok("score", "--variant", preset, "--json", *cards.split()))
-    assert data == {"variant": preset, "cards": cards.split(), "value": value}
+    values = load_preset(preset).value_table()
+    assert data == {
+        "variant": preset,
+        "cards": [{"card": c, "points": values[Card(c)]} for c in cards.split()],
+        "value": value,
+    }
+    assert sum(c["points"] for c in data["cards"]) == value
+
+
+def test_score_shows_each_cards_points_and_the_total():
+    out = ok("score", "-v", "classic", "8H", "KS", "AD")
+    assert out.splitlines()[0] == "Classic Crazy Eights (classic): 3 cards"
+    for card, points in (("8♥", 50), ("K♠", 10), ("A♦", 1)):
+        assert re.search(rf"^{card}\s+{points}\s*$", out, re.M), out
+    assert re.search(r"^Total\s+61\s*$", out, re.M)
 
 
 def test_score_reads_symbols_commas_and_any_case():
-    assert ok("score", "-v", "classic", "8♥,k♠", "TC") == "70\n"
+    assert re.search(r"^Total\s+70\s*$", ok("score", "-v", "classic", "8♥,k♠", "TC"), re.M)
 
 
 def test_score_of_action_keeps_its_table_even_with_score_keeping_on():
-    assert ok("score", "-v", "action", "-o", "score_keeping=true", "8H", "QH") == "60\n"
+    out = ok("score", "-v", "action", "-o", "score_keeping=true", "8H", "QH")
+    assert re.search(r"^Total\s+60\s*$", out, re.M)
+    assert "(action with score_keeping=true)" in out
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (
+            ["-v", "classic", "JK"],
+            "JK cannot be in a hand: classic's pack holds no JK (one pack of 52 cards, no jokers)",
+        ),
+        (["-v", "classic", "8H", "8♥", "8h"], "8♥ is given three times, but classic's pack holds only one"),
+        (["-v", "derange", "8H", "8H", "8H"], "derange's pack holds only two (two packs of 52 cards)"),
+        (["-v", "action", "-p", "3", "8H", "8H"], "8♥ is given twice, but action's pack for 3 players holds only one"),
+        (["-v", "classic", ","], "the hand has no cards"),
+    ],
+)
+def test_score_refuses_a_hand_that_cannot_exist_saying_what_the_pack_holds(args, message):
+    code, out, err = run("score", *args)
+    assert code == 2
+    assert err.startswith("eights: error: ") and err.count("\n") == 1
+    assert message in err
+    assert out == ""
+
+
+def test_score_accepts_what_a_larger_pack_holds():
+    assert re.search(r"^Total\s+120\s*$", ok("score", "-v", "action", "8H", "8H", "8H"), re.M)  # three packs
 
 
 def test_score_refuses_a_bad_card_naming_it_and_the_valid_forms():
@@ -396,3 +438,130 @@ def test_record_of_a_seeded_game_replays_through_the_record_layer():
     assert record.deck is None
     game = GameRecord.from_json(record.to_json()).replay()
     assert game.outcome is not None and game.outcome.totals == stats.totals
+
+
+# ----- issue 23: help, headlines, preset names, progress ---------------------------------------
+
+
+def command_names() -> list[str]:
+    import typer.main
+
+    group = typer.main.get_command(app)
+    return sorted(group.commands)  # type: ignore[attr-defined]
+
+
+def test_every_command_is_checked_for_clean_help():
+    assert {"rules", "score", "simulate", "replay", "watch", "play", "tournament"} <= set(command_names())
+
+
+@pytest.mark.parametrize("command", command_names())
+def test_help_prints_no_bool_after_flags(command):
+    out = ok(command, "--help")
+    assert "<bool>" not in out
+    assert "--help" in out
+
+
+@pytest.mark.parametrize("command", ["rules", "score", "simulate", "replay", "watch", "tournament"])
+def test_help_states_ranges_in_words_not_as_x_inequalities(command):
+    out = ok(command, "--help")
+    assert "x>=" not in out and "x<=" not in out and "x>" not in out
+
+
+def test_help_says_what_the_default_tournament_does():
+    out = " ".join(ok("tournament", "--help").replace("│", " ").split())  # the words, without the panel
+    assert "expert@200 against normal" in out
+    assert "60 games in about a minute" in out
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["simulate", "--games", "0"], "games: 0; play at least 1"),
+        (["watch", "--delay", "-1"], "delay: -1 seconds; give 0 or more"),
+    ],
+)
+def test_ranges_are_checked_in_the_players_words(args, message):
+    code, out, err = run(*args)
+    assert (code, out) == (2, "")
+    assert err == f"eights: error: {message}\n"
+
+
+@pytest.mark.parametrize("given", ["Classic", "CLASSIC", " classic "])
+def test_preset_names_are_accepted_in_any_case_by_every_command(given):
+    assert "Classic Crazy Eights" in ok("rules", given)
+    assert re.search(r"^Total\s+50\s*$", ok("score", "-v", given, "8H"), re.M)
+    assert simulate_json("-v", given, "-g", "1")["variant"] == "classic"
+    assert "Classic Crazy Eights (classic): 2 random players" in ok("watch", "-v", given, "-p", "2", "-s", "1")
+
+
+def test_the_simulate_headline_names_the_rule_changes_from_the_preset():
+    out = ok("simulate", "-v", "classic", "-o", "deal=7", "-o", "target=100", "-p", "3", "-g", "2")
+    assert out.splitlines()[0] == "Classic Crazy Eights (classic with deal=7, target=100): 2 games, 3 players, seed 0"
+    data = simulate_json("-v", "classic", "-o", "deal=7", "-p", "3", "-g", "1")
+    assert data["changes"] == ["deal=7"]
+    assert ok("simulate", "-v", "race", "-g", "1").splitlines()[0] == (
+        "Race Crazy Eights (race): 1 game, 4 players, seed 0"
+    )
+
+
+def test_the_simulate_headline_names_the_rules_file_and_its_changes(tmp_path: Path):
+    path = tmp_path / "house.toml"
+    ok("rules", "race", "-o", "deal=6", "--save", str(path))
+    out = ok("simulate", "--rules", str(path), "-o", "stacking=true", "-p", "3", "-g", "1")
+    headline = f"Race Crazy Eights ({path}: race with deal=6, stacking=true): 1 game, 3 players, seed 0"
+    assert out.splitlines()[0] == headline
+
+
+def test_rules_save_writes_the_base_and_only_the_options(tmp_path: Path):
+    path = tmp_path / "house.toml"
+    ok("rules", "Action", "-o", "stacking=true", "-o", "packs=2", "--save", str(path))
+    text = path.read_text(encoding="utf-8")
+    body = [line for line in text.splitlines() if line and not line.startswith("#")]
+    assert body == ['base = "action"', "packs = 2", "stacking = true"]
+    assert f"# Play them with `eights play --rules {path}`" in text
+    assert load_rules(path) == load_preset("action").with_options(["stacking=true", "packs=2"])
+
+
+def test_the_progress_bar_shows_time_left_when_each_game_takes_longer_than_rich_measures():
+    # Rich's own estimate reads only the last 30 s of progress: with games of 40 s it never shows a figure.
+    from rich.progress import Progress, TimeRemainingColumn
+
+    from eights.cli_common import _time_left_column
+
+    now = [0.0]
+    progress = Progress(get_time=lambda: now[0])
+    task_id = progress.add_task("tournament", total=100)
+    for _ in range(2):
+        now[0] += 40.0
+        progress.advance(task_id)
+    task = progress.tasks[0]
+    assert str(TimeRemainingColumn().render(task)) == "-:--:--"
+    assert str(_time_left_column().render(task)) == "about 1:05:20 left"  # 40 s a game, 98 games to go
+
+
+def test_time_left_words():
+    from eights.cli_common import time_left
+
+    assert time_left(None, 0, 10) == "time left: after the first one"
+    assert time_left(10.0, 2, 10) == "about 0:40 left"
+    assert time_left(10.0, 10, 10) == "done"
+
+
+def test_the_progress_bar_goes_to_a_terminal_and_counts_with_time_left():
+    import io
+
+    from rich.console import Console
+
+    from eights.cli_common import progress_bar
+
+    screen = io.StringIO()
+    terminal = Console(file=screen, force_terminal=True, width=100)
+    with progress_bar("games", 3, console=terminal) as advance:
+        assert advance is not None
+        for _ in range(3):
+            advance(None)
+    assert "games" in screen.getvalue()
+    with progress_bar("games", 3, console=Console(file=io.StringIO())) as advance:
+        assert advance is None  # not a terminal: no bar
+    with progress_bar("games", 3, show=False, console=terminal) as advance:
+        assert advance is None

@@ -230,7 +230,7 @@ def test_run_tournament_seats_entrants_in_turn_and_rotates_them():
 
 def test_run_tournament_refuses_what_cannot_be_played():
     classic = load_preset("classic")
-    with pytest.raises(TournamentError, match="give at least one bot; levels: easy, normal, hard, expert"):
+    with pytest.raises(TournamentError, match=r"it needs at least 2 \(given none\).*levels: easy, normal, hard"):
         run_tournament(classic, 2, [], 2)
     with pytest.raises(TournamentError, match="unknown bot 'wizard'; valid levels: easy, normal, hard, expert"):
         run_tournament(classic, 2, ["wizard"], 2)
@@ -240,11 +240,27 @@ def test_run_tournament_refuses_what_cannot_be_played():
     with pytest.raises(TournamentError, match="3 bots cannot share the 2 teams of 4 seats: give at most 2 bots"):
         run_tournament(teams, 4, ["easy", "normal", "normal"], 2)
     with pytest.raises(TournamentError, match="games: 0; play at least 1"):
-        run_tournament(classic, 2, ["easy"], 0)
+        run_tournament(classic, 2, ["easy", "normal"], 0)
     with pytest.raises(TournamentError, match="jobs: 0; use at least 1"):
-        run_tournament(classic, 2, ["easy"], 1, jobs=0)
+        run_tournament(classic, 2, ["easy", "normal"], 1, jobs=0)
     with pytest.raises(RulesError, match="valid: 2-7"):
-        run_tournament(classic, 8, ["easy"], 1)
+        run_tournament(classic, 8, ["easy", "normal"], 1)
+    with pytest.raises(RulesError, match="players: 1 cannot play classic"):  # not "2 bots cannot share 1 seats"
+        run_tournament(classic, 1, ["easy", "normal"], 1)
+
+
+def test_a_tournament_of_one_bot_is_refused_not_rated_at_100_percent():
+    with pytest.raises(TournamentError) as info:
+        run_tournament(load_preset("classic"), 2, ["expert"], 2)
+    message = str(info.value)
+    assert "a tournament compares bots, so it needs at least 2 (given only 'expert')" in message
+    assert "--bots expert,normal" in message and "--bots normal,normal" in message
+    code, out, err = run("--bots", "expert", "--games", "2")
+    assert code == 2 and out == ""
+    assert err.startswith("eights: error: a tournament compares bots") and err.count("\n") == 1
+    # One level against itself is two entrants: a control run, and allowed.
+    result = run_tournament(load_preset("classic"), 2, ["easy", "easy"], 2, seed=1)
+    assert [b.name for b in result.bots] == ["easy#1", "easy#2"]
 
 
 # ----- bot specs --------------------------------------------------------------------------------------
@@ -345,13 +361,20 @@ def test_the_json_matches_run_tournament():
 
 
 def test_options_reach_the_rules_and_the_report():
-    out = tournament_json("--variant", "action", "--bots", "easy", "--players", "3", "--games", "2")
+    out = tournament_json("--variant", "action", "--bots", "easy,normal", "--players", "3", "--games", "3")
     assert out["options"] == []
     out = tournament_json(
-        "--variant", "action", "--bots", "easy", "--players", "3", "--games", "2", "--option", "stacking=true"
+        "--variant", "action", "--bots", "easy,normal", "--players", "3", "--games", "3", "--option", "stacking=true"
     )
     assert out["options"] == ["stacking=true"]
-    assert out["bots"][0]["seats"] == [2, 2, 2]  # one entrant takes every seat
+    assert out["bots"][0]["seats"] == [2, 2, 2]  # easy holds two seats of three, each seat twice in 3 games
+    assert out["bots"][1]["seats"] == [1, 1, 1]
+
+
+def test_the_headline_names_the_rule_changes():
+    code, out, err = run("--variant", "Action", "--bots", "easy,normal", "--games", "2", "-o", "stacking=TRUE")
+    assert code == 0, err
+    assert out.splitlines()[0] == "Action Crazy Eights (action with stacking=true): 2 games, 2 players, seed 0"
 
 
 def test_a_team_game_seats_a_team_of_two_for_each_bot_by_default():
@@ -375,10 +398,12 @@ def test_the_table_lists_every_bot():
         (["--bots", "easy,normal", "--option", "foo=bar"], ["unknown option 'foo'", "valid options:", "stacking"]),
         (["--variant", "action", "--option", "stacking=maybe"], ["option stacking: 'maybe' is not true or false"]),
         (["--variant", "nope"], ["unknown preset 'nope'", "classic, action, race, derange, baby-eating"]),
-        (["--players", "9", "--bots", "easy"], ["players: 9 cannot play classic", "valid: 2-7"]),
+        (["--players", "9", "--bots", "easy,normal"], ["players: 9 cannot play classic", "valid: 2-7"]),
         (["--bots", "easy@5"], ["the easy level does not search"]),
         (["--bots", "hard@0"], ["the iteration budget must be a whole number, 1 or more"]),
-        (["--bots", ","], ["give at least one bot", *LEVELS]),
+        (["--bots", ","], ["a tournament compares bots, so it needs at least 2 (given none)", *LEVELS]),
+        (["--bots", "easy"], ["a tournament compares bots, so it needs at least 2 (given only 'easy')"]),
+        (["--jobs", "0"], ["jobs: 0; use at least 1"]),
     ],
 )
 def test_bad_input_exits_2_naming_the_problem_and_the_choices(args, messages):
@@ -388,6 +413,12 @@ def test_bad_input_exits_2_naming_the_problem_and_the_choices(args, messages):
     for message in messages:
         assert message in err
     assert out == ""
+
+
+def test_ranges_are_checked_in_words_not_by_typer():
+    code, out, err = run("--games", "0")
+    assert (code, out) == (2, "")
+    assert err == "eights: error: games: 0; play at least 1\n"
 
 
 def test_a_rules_file_and_a_preset_together_are_refused(tmp_path):

@@ -20,7 +20,15 @@ from rich.table import Table
 from rich.text import Text
 
 from eights.cards import CardError, parse_cards, sort_key
-from eights.cli_common import OptionsOption, RulesOption, VariantOption, progress_bar
+from eights.cli_common import (
+    OptionsOption,
+    RulesOption,
+    TidyHelpGroup,
+    VariantOption,
+    count,
+    progress_bar,
+    rules_headline,
+)
 from eights.describe import describe, heading
 from eights.engine import ActionError, Event, Game, view
 from eights.engine.events import GameOver, RoundOver, RoundStarted
@@ -28,6 +36,7 @@ from eights.record import GameRecord, RecordError
 from eights.rules import PRESETS, RulesError, RuleSet, load_preset, resolve_rules
 
 app = typer.Typer(
+    cls=TidyHelpGroup,
     name="eights",
     help="Crazy Eights and its house variants: play, read the rules, score hands, watch, simulate, "
     "run tournaments and replay games.",
@@ -125,7 +134,7 @@ def show_result(out: Console, game: Game, names: tuple[str, ...]) -> None:
     """The winners and every seat's total."""
     outcome = game.outcome
     if outcome is None:
-        out.print(f"The game is not over: round {game.round_index + 1}, {names[game.turn]} to act.")
+        out.print(Text(f"The game is not over: round {game.round_index + 1}, {names[game.turn]} to act."))
         return
     winners = " and ".join(names[s] for s in outcome.winners)
     shared = " (a shared win)" if len(outcome.winners) > 1 else ""
@@ -138,7 +147,7 @@ def show_result(out: Console, game: Game, names: tuple[str, ...]) -> None:
     table.add_column("Total", justify="right")
     table.add_column("")
     for seat, total in enumerate(outcome.totals):
-        table.add_row(names[seat], str(total), "winner" if seat in outcome.winners else "")
+        table.add_row(Text(names[seat]), str(total), "winner" if seat in outcome.winners else "")
     out.print(table)
     out.print(f"{outcome.rounds} round{'s' if outcome.rounds != 1 else ''}.")
 
@@ -154,7 +163,9 @@ def rules_command(
     save: Annotated[
         Path | None,
         typer.Option(
-            "--save", metavar="FILE", help="Write these rules (with the options) as TOML, to play with --rules."
+            "--save",
+            metavar="FILE",
+            help="Write these rules as a house-rules file: the base preset and the rules the options change.",
         ),
     ] = None,
 ) -> None:
@@ -173,10 +184,10 @@ def rules_command(
             return
         rules = resolve_rules(preset, rules_file, option)
         if save is not None:
-            save.write_text(rules.to_toml(), encoding="utf-8")
+            save.write_text(rules.to_toml(base=preset, file=str(save)), encoding="utf-8")
     out.print(Text(heading(rules), style="bold"))
     if option:
-        out.print(f"With options: {', '.join(option)}")
+        out.print(Text(f"With options: {', '.join(option)}"))
     for section in describe(rules):
         out.print()
         out.print(Text(section.title, style="bold underline"))
@@ -193,7 +204,7 @@ def rules_command(
                 out.print(styled(f"- {line}"))
     if save is not None:
         out.print()
-        out.print(f"Saved the rules to {save}; play them with --rules {save}.")
+        out.print(Text(f"Saved the rules to {save}; play them with --rules {save}."))
 
 
 @app.command("score")
@@ -202,20 +213,40 @@ def score_command(
     variant: VariantOption = None,
     option: OptionsOption = None,
     rules_file: RulesOption = None,
+    players: Annotated[
+        int | None,
+        typer.Option(
+            "--players",
+            "-p",
+            metavar="N",
+            help="Players at the table: the hand must fit their pack (default: the largest pack the rules use).",
+        ),
+    ] = None,
     as_json: JsonOption = False,
 ) -> None:
-    """Print the value of a hand under a preset's scoring table."""
+    """Print each card's points and the value of a hand under a preset's scoring table."""
     with clear_errors():
         rules = resolve_rules(variant, rules_file, option)
         hand = parse_cards(" ".join(cards))
         if not rules.score_values:
             raise UsageError(f"{rules.name} keeps no score: its cards have no value (the first player out wins)")
+        rules.check_hand(hand, players)
         values = rules.value_table()
         value = sum(values[c] for c in hand)
     if as_json:
-        typer.echo(json.dumps({"variant": rules.name, "cards": [str(c) for c in hand], "value": value}))
-    else:
-        typer.echo(str(value))
+        scored = [{"card": str(c), "points": values[c]} for c in hand]
+        typer.echo(json.dumps({"variant": rules.name, "cards": scored, "value": value}, ensure_ascii=False))
+        return
+    out = console()
+    out.print(Text(f"{rules_headline(rules, rules_file)}: {count(len(hand), 'card')}", style="bold"))
+    table = Table(show_edge=False, box=None, padding=(0, 2), pad_edge=False)
+    table.add_column("Card")
+    table.add_column("Points", justify="right")
+    for card in hand:
+        table.add_row(styled(card.pretty()), str(values[card]))
+    table.add_section()
+    table.add_row(Text("Total", style="bold"), Text(str(value), style="bold"))
+    out.print(table)
 
 
 @app.command("simulate")
@@ -224,7 +255,7 @@ def simulate_command(
     players: Annotated[
         int | None, typer.Option("--players", "-p", metavar="N", help="Players per game (default 4).")
     ] = None,
-    games: Annotated[int, typer.Option("--games", "-g", metavar="G", min=1, help="How many games to play.")] = 100,
+    games: Annotated[int, typer.Option("--games", "-g", metavar="G", help="How many games to play, 1 or more.")] = 100,
     seed: Annotated[
         int, typer.Option("--seed", "-s", metavar="S", help="The batch seed: the same seed plays the same games.")
     ] = 0,
@@ -241,18 +272,20 @@ def simulate_command(
 
     out = console()
     with clear_errors():
+        if games < 1:
+            raise UsageError(f"games: {games}; play at least 1")
         rules = resolve_rules(variant, rules_file, option)
         seats = seat_count(rules, players)
-        with progress_bar(out, f"{rules.name}, {seats} players", games, show=not as_json) as on_game:
+        with progress_bar(f"{rules.name}, {seats} players", games, show=not as_json) as on_game:
             result = simulate(rules, seats, games, seed, options=option, save_dir=save_dir, on_game=on_game)
     if as_json:
         data = result.to_dict()
         data["rules_file"] = str(rules_file) if rules_file is not None else None
+        data["changes"] = rules.changes()[1]
         typer.echo(json.dumps(data))
         return
-    out.print(Text(f"{rules.title} ({rules.name}): {games} games, {seats} players, seed {seed}", style="bold"))
-    if option:
-        out.print(f"With options: {', '.join(option)}")
+    headline = f"{rules_headline(rules, rules_file)}: {count(games, 'game')}, {seats} players, seed {seed}"
+    out.print(Text(headline, style="bold"))
     table = Table(show_edge=False, box=None, padding=(0, 2))
     table.add_column("Seat")
     table.add_column("Wins", justify="right")
@@ -275,7 +308,8 @@ def simulate_command(
         f"{result.actions_per_second:.0f} actions/s."
     )
     if save_dir is not None:
-        out.print(f"Saved {len(result.saved)} game records in {save_dir}; replay one with `eights replay FILE`.")
+        saved = count(len(result.saved), "game record")
+        out.print(Text(f"Saved {saved} in {save_dir}; replay one with `eights replay FILE`."))
 
 
 @app.command("replay")
@@ -287,12 +321,15 @@ def replay_command(
     out = console()
     with clear_errors():
         record = GameRecord.load(file)
-        game = record.replay()
+        try:
+            game = record.replay()
+        except RecordError as exc:
+            raise RecordError(f"{file}: {exc}") from None
     names = seat_names(record.players, record.names)
     out.print(
         Text(
             f"{record.rules.title} ({record.rules.name}), {record.players} players, seed {record.seed}: "
-            f"{len(record.actions)} actions replayed.",
+            f"{count(len(record.actions), 'action')} replayed.",
             style="bold",
         )
     )
@@ -316,7 +353,7 @@ def watch_command(
     option: OptionsOption = None,
     rules_file: RulesOption = None,
     delay: Annotated[
-        float, typer.Option("--delay", metavar="SECONDS", min=0.0, help="Seconds to wait after each event.")
+        float, typer.Option("--delay", metavar="SECONDS", help="Seconds to wait after each event, 0 or more.")
     ] = 0.0,
     save: Annotated[Path | None, typer.Option("--save", metavar="FILE", help="Save the game record here.")] = None,
 ) -> None:
@@ -326,13 +363,15 @@ def watch_command(
 
     out = console()
     with clear_errors():
+        if not delay >= 0:
+            raise UsageError(f"delay: {delay:g} seconds; give 0 or more")
         rules = resolve_rules(variant, rules_file, option)
         seats = seat_count(rules, players)
         game = Game(rules, seats, seed, log=True)
     names = seat_names(seats)
     bots = [RandomBot(bot_seed(game.seed, seat)) for seat in range(seats)]
     out.print(
-        Text(f"{rules.title} ({rules.name}): {seats} random players, seed {game.seed}", style="bold"),
+        Text(f"{rules_headline(rules, rules_file)}: {seats} random players, seed {game.seed}", style="bold"),
     )
     log = game.log if game.log is not None else []
     narrate(out, log, names, delay)
@@ -349,7 +388,7 @@ def watch_command(
     if save is not None:
         with clear_errors():
             GameRecord.of(game, names).save(save)
-        out.print(f"Saved the game record to {save}; replay it with `eights replay {save}`.")
+        out.print(Text(f"Saved the game record to {save}; replay it with `eights replay {save}`."))
     out.print(f"Watch this game again with --seed {game.seed}.")
 
 

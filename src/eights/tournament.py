@@ -35,10 +35,17 @@ import typer
 from eights.bots import LEVELS, Bot, make_bot
 from eights.bots.spec import BotSpecError
 from eights.bots.spec import parse_bot as parse_spec
-from eights.cli_common import OptionsOption, RulesOption, VariantOption, progress_bar
+from eights.cli_common import OptionsOption, RulesOption, VariantOption, count, progress_bar, rules_headline
 from eights.engine import Game, view
 from eights.rules import RulesError, RuleSet, resolve_rules
 from eights.simulate import bot_seed, game_seed
+
+#: Fewer entrants than this give a tournament nothing to compare.
+MIN_ENTRANTS = 2
+#: The default entrants and games: a search on a fixed budget (the same games on any machine) against
+#: the normal player, in about a minute on two cores for most presets.
+DEFAULT_BOTS = "expert@200,normal"
+DEFAULT_GAMES = 60
 
 #: The z value of a 95% two-sided interval.
 Z95 = 1.959963984540054
@@ -293,23 +300,28 @@ def run_tournament(
 ) -> TournamentResult:
     """Play ``games`` games between ``bots`` (level specs) at ``players`` seats; see the module docstring.
 
-    :raises TournamentError: for an unknown bot, no bots, or more bots than seats (than teams, in a team game).
+    :raises TournamentError: for an unknown bot, fewer than two bots (nothing to compare), or more bots
+        than seats (than teams, in a team game).
     :raises RulesError: when the players cannot play these rules.
     """
-    if not bots:
-        raise TournamentError(f"give at least one bot; levels: {', '.join(LEVELS)}")
     for spec in bots:
         parse_bot(spec)
-    room = players // 2 if rules.teams else players  # in a team game each bot takes a team
-    if len(bots) > room:
-        where = f"the {room} teams of {players} seats" if rules.teams else f"{players} seats"
-        each = ", one per team" if rules.teams else ""
-        raise TournamentError(f"{len(bots)} bots cannot share {where}: give at most {room} bots{each}")
+    if len(bots) < MIN_ENTRANTS:
+        given = f"only {bots[0].strip()!r}" if bots else "none"
+        raise TournamentError(
+            f"a tournament compares bots, so it needs at least {MIN_ENTRANTS} (given {given}): "
+            f"like --bots expert,normal, or one level against itself, --bots normal,normal; levels: {', '.join(LEVELS)}"
+        )
     if games < 1:
         raise TournamentError(f"games: {games}; play at least 1")
     if jobs < 1:
         raise TournamentError(f"jobs: {jobs}; use at least 1")
     rules.check_players(players)
+    room = players // 2 if rules.teams else players  # in a team game each bot takes a team
+    if len(bots) > room:
+        where = f"the {room} teams of {players} seats" if rules.teams else f"{players} seats"
+        each = ", one per team" if rules.teams else ""
+        raise TournamentError(f"{len(bots)} bots cannot share {where}: give at most {room} bots{each}")
     specs = [b.strip().lower() for b in bots]
     start = time.perf_counter()
     results: list[GameResult] = []
@@ -320,7 +332,7 @@ def run_tournament(
             if on_game is not None:
                 on_game(result)
     else:
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
+        with ProcessPoolExecutor(max_workers=min(jobs, games)) as pool:
             futures = [pool.submit(_play_task, (rules, players, specs, index, seed)) for index in range(games)]
             for future in as_completed(futures):
                 result = future.result()
@@ -360,16 +372,26 @@ def tournament_command(
             "--bots",
             "-b",
             metavar="LEVEL,LEVEL[,...]",
-            help=f"The entrants, by level: {', '.join(LEVELS)}; a search level may take a budget, "
-            "hard@500 (iterations per decision) or expert@2s (seconds).",
+            help=f"Two or more entrants, by level: {', '.join(LEVELS)}; a search level may take a budget, "
+            "hard@500 (iterations per decision) or expert@2s (seconds). The default, expert@200 against normal, "
+            "searches 200 iterations a move (expert alone searches for 1 s a move, about 10 s a game).",
         ),
-    ] = "expert,normal",
-    games: Annotated[int, typer.Option("--games", "-g", metavar="G", min=1, help="How many games to play.")] = 100,
+    ] = DEFAULT_BOTS,
+    games: Annotated[
+        int,
+        typer.Option(
+            "--games",
+            "-g",
+            metavar="G",
+            help="How many games to play, 1 or more. The default bots play 60 games in about a minute "
+            "(classic; derange's 15 rounds take longer).",
+        ),
+    ] = DEFAULT_GAMES,
     seed: Annotated[
         int, typer.Option("--seed", "-s", metavar="S", help="The tournament seed: the same seed deals the same games.")
     ] = 0,
     jobs: Annotated[
-        int, typer.Option("--jobs", "-j", metavar="J", min=1, help="Games played in parallel processes.")
+        int, typer.Option("--jobs", "-j", metavar="J", help="Games played in parallel processes, 1 or more.")
     ] = 1,
     option: OptionsOption = None,
     rules_file: RulesOption = None,
@@ -378,6 +400,7 @@ def tournament_command(
     """Play the computer players against each other and rate them: win rates with 95% intervals, and Elo."""
     from rich.console import Console
     from rich.table import Table
+    from rich.text import Text
 
     def fail(message: str) -> None:
         typer.echo(f"eights: error: {message}", err=True)
@@ -394,7 +417,7 @@ def tournament_command(
             else min(max(per * len(specs), 2 * per, rules.min_players), rules.max_players)
         )
         description = f"{rules.name}, {seats} players: {', '.join(specs)}"
-        with progress_bar(out, description, games, show=not as_json) as on_game:
+        with progress_bar(description, games, show=not as_json) as on_game:
             result = run_tournament(rules, seats, specs, games, seed, jobs, option, on_game=on_game)
     except (RulesError, TournamentError) as exc:
         fail(str(exc))
@@ -405,9 +428,8 @@ def tournament_command(
     if as_json:
         typer.echo(json.dumps(result.to_dict()))
         return
-    out.print(f"{rules.title} ({rules.name}): {games} games, {seats} players, seed {seed}", style="bold")
-    if option:
-        out.print(f"With options: {', '.join(option)}")
+    headline = f"{rules_headline(rules, rules_file)}: {count(games, 'game')}, {seats} players, seed {seed}"
+    out.print(Text(headline, style="bold"))
     table = Table(show_edge=False, box=None, padding=(0, 2))
     for column in ("Bot", "Games", "Wins", "Win rate", "95% interval", "Mean score", "Elo"):
         table.add_column(column, justify="left" if column == "Bot" else "right")
