@@ -225,6 +225,14 @@ def test_a_record_cut_short_does_not_reach_its_result(record):
         GameRecord.from_json(tampered(record, change)).replay()
 
 
+def test_a_record_cut_to_one_action_says_it_leaves_the_game_unfinished(record):
+    def change(data):
+        del data["actions"][1:]
+
+    with pytest.raises(RecordError, match="the record's 1 action leaves the game unfinished"):
+        GameRecord.from_json(tampered(record, change)).replay()
+
+
 def test_broken_json_is_refused(record):
     text = record.to_json()
     for broken in (text[: len(text) // 2], "", "{players: 2}", text.replace(":", ";", 1)):

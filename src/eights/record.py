@@ -173,7 +173,8 @@ class GameRecord:
             outcome = game.outcome
             if outcome is None:
                 raise RecordError(
-                    f"the record's {_count(len(self.actions), 'action')} leave the game unfinished, "
+                    f"the record's {_count(len(self.actions), 'action')} "
+                    f"{'leaves' if len(self.actions) == 1 else 'leave'} the game unfinished, "
                     f"but the record gives its result ({_result(self.winners, self.totals)})"
                 )
             if outcome.winners != self.winners or outcome.totals != self.totals:
