@@ -86,6 +86,10 @@ class TidyHelpGroup(TyperGroup):
             tidy_help(command, ctx)
         return command
 
+    def format_help(self, ctx: Any, formatter: Any) -> None:
+        tidy_help(self, ctx)
+        super().format_help(ctx, formatter)
+
 
 def tidy_help(command: Any, ctx: Any) -> None:
     """Give every flag of ``command`` (and of its subcommands) an empty metavar: nothing after it in help."""
