@@ -87,7 +87,7 @@ class Setup:
         try:
             rules.check_players(len(names))
         except RulesError as exc:
-            raise PlayerError(f"{rules.name} cannot seat these {len(names)} players: {exc}") from None
+            raise PlayerError(str(exc)) from None
         if dealer is not None:
             first = seat_of(names, dealer, "dealer")
         elif rng is not None:
