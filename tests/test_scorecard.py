@@ -467,3 +467,21 @@ def test_text_shows_rounds_standings_and_what_comes_next() -> None:
     assert "round 1 (Ann deals 8): Ann out; Bob 8H KS (70) -> Ann 0, Bob 70" in text
     assert "standings: 1. Ann 0; 2. Bob 70" in text
     assert "next: round 2, Bob deals 7" in text
+
+
+def test_tally_csv_counts_games_won() -> None:
+    sheet = Sheet.new(BABY.replace(teams=True), ["Ann", "Bob", "Cid", "Dee"], dealer="Dee")
+    sheet.add_round("Bob")  # Bob & Dee
+    sheet.add_round(None, {"Ann": "3C", "Bob": "4C 5C", "Cid": "6C 7C", "Dee": "9C 10C"})  # Ann: 1 card; Ann & Cid
+    sheet.add_round("Cid")  # Ann & Cid
+    sheet.finish()
+    assert to_csv(sheet) == (
+        "round,dealer,cards,out,Ann won,Ann games won,Bob won,Bob games won,"
+        "Cid won,Cid games won,Dee won,Dee games won\n"
+        "1,Dee,6,Bob,0,0,1,1,0,0,1,1\n"
+        "2,Ann,6,blocked,1,1,0,1,1,1,0,1\n"
+        "3,Bob,6,Cid,1,2,0,1,1,2,0,1\n"
+        "final,,,won: Ann and Cid,,2,,1,,2,,1\n"
+    )
+    assert "winner(s): Ann and Cid (finished early)" in to_text(sheet)
+    assert "teams: Ann & Cid, Bob & Dee" in to_text(sheet)

@@ -221,3 +221,10 @@ def test_bad_stored_data() -> None:
         with pytest.raises(SheetError) as caught:
             Sheet.from_dict(data)
         assert words in str(caught.value), (words, str(caught.value))
+
+
+def test_a_stored_undo_list_naming_a_missing_round_is_refused_on_undo() -> None:
+    data = started().to_dict()
+    data["undo"].append({"change": "edit", "round": 4, "was": data["rounds"][0]})
+    sheet = Sheet.from_dict(data)
+    refused(sheet, lambda s: s.undo(), SheetError, "round 4, which is not there")

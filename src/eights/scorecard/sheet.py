@@ -302,6 +302,9 @@ class Sheet:
             raise SheetError("nothing to undo: no round has been entered, edited or deleted on this sheet")
         change = self._history[-1]
         rounds, finished = self._rounds, self._finished
+        limit = len(rounds) if change.kind == "delete" else len(rounds) - 1
+        if change.kind in ("edit", "delete") and not 0 <= change.index <= limit:
+            raise SheetError(f"cannot undo: the stored undo list names round {change.index + 1}, which is not there")
         if change.kind == "add":
             rounds, said = rounds[:-1], f"undid the entry of round {len(rounds)}"
         elif change.kind == "finish":
