@@ -393,12 +393,17 @@ def watch_command(
 
 
 def _register_commands() -> None:
-    """The commands that live with their own subsystem: the terminal game and tournaments."""
+    """The commands that live with their own subsystem: the terminal game, tournaments, saved matches."""
+    from eights.history import history_app, stats_command
     from eights.tournament import tournament_command
     from eights.tui import play_command
+    from eights.web import serve_command
 
     app.command("play")(play_command)
+    app.command("serve")(serve_command)
     app.command("tournament")(tournament_command)
+    app.add_typer(history_app)
+    app.command("stats")(stats_command)
 
 
 _register_commands()

@@ -17,7 +17,7 @@ from eights.engine.events import GameOver, RoundOver
 from eights.record import GameRecord
 from eights.rules import PRESETS, RulesError, RuleSet, load_preset, option_names
 from eights.store.db import WRITE_FIRST, StoreError, label, make_engine, migrate, translated
-from eights.store.models import ActionRow, Match, RoundRow, Seat, Setting
+from eights.store.models import ActionRow, Match, RoomRow, RoundRow, Seat, Setting
 from eights.table import HUMAN, PlayConfig, RestoreError, Session, UsageError
 
 #: Settings keys.
@@ -266,6 +266,24 @@ class Store:
                 f"`eights history show {match_id} --export FILE` saves its record"
             ) from None
 
+    def session(self, match_id: int) -> Session:
+        """The saved match as a session: an unfinished one goes on saving; a finished one is only shown.
+
+        :raises StoreError: when there is no such match or it no longer replays.
+        """
+        summary = self.summary(match_id)
+        if not summary.finished:
+            return self.resume(match_id)
+        record = self.record(match_id)
+        with translated(self.url), self._session() as db:
+            match = db.get(Match, match_id)
+            assert match is not None
+            data = match.config
+        try:
+            return Session.restore(PlayConfig.from_dict(data), record.actions)
+        except (RestoreError, RulesError, UsageError) as exc:
+            raise StoreError(f"match {match_id} in {self.label} no longer replays: {exc}") from None
+
     def last_unfinished(self) -> int | None:
         """The most recently started match that is not over."""
         with translated(self.url), self._session() as db:
@@ -458,3 +476,42 @@ class Store:
 def _utc(moment: datetime) -> datetime:
     """SQLite gives back naive times; every time stored is UTC."""
     return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
+
+
+# ----- rooms of the web table ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SavedRoom:
+    code: str
+    phase: str
+    data: dict[str, Any]
+    match_id: int | None
+
+
+class Rooms:
+    """The web table's rooms in a store: saved as they change, read back when the server starts."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+
+    def save(self, code: str, phase: str, data: dict[str, Any], match_id: int | None) -> None:
+        store = self.store
+        with translated(store.url), DbSession(store.engine.execution_options(**{WRITE_FIRST: True})) as db, db.begin():
+            row = db.get(RoomRow, code)
+            if row is None:
+                db.add(
+                    RoomRow(code=code, created_at=now(), updated_at=now(), phase=phase, data=data, match_id=match_id)
+                )
+            else:
+                row.updated_at, row.phase, row.data, row.match_id = now(), phase, data, match_id
+
+    def exists(self, code: str) -> bool:
+        with translated(self.store.url), DbSession(self.store.engine) as db:
+            return db.get(RoomRow, code) is not None
+
+    def all(self) -> list[SavedRoom]:
+        """Every saved room, the oldest first."""
+        with translated(self.store.url), DbSession(self.store.engine) as db:
+            rows = db.scalars(select(RoomRow).order_by(RoomRow.created_at)).all()
+            return [SavedRoom(r.code, r.phase, r.data, r.match_id) for r in rows]

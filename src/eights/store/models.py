@@ -82,3 +82,17 @@ class Setting(Base):
 
     key: Mapped[str] = mapped_column(String(40), primary_key=True)
     value: Mapped[Any] = mapped_column(JSON)
+
+
+class RoomRow(Base):
+    """A room of the web table: its settings and seats (with hashed seat tokens), and its current match."""
+
+    __tablename__ = "rooms"
+
+    code: Mapped[str] = mapped_column(String(12), primary_key=True)
+    created_at: Mapped[datetime]
+    updated_at: Mapped[datetime]
+    #: ``lobby``, ``playing`` or ``over``.
+    phase: Mapped[str] = mapped_column(String(12), index=True)
+    data: Mapped[dict[str, Any]]
+    match_id: Mapped[int | None] = mapped_column(ForeignKey("matches.id", ondelete="SET NULL"))

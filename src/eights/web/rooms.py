@@ -1,0 +1,619 @@
+"""The room hub: every room of the web table, its seats and connections, its match, and its computers.
+
+One ``Room`` per code, each with a lock: every message that changes a room runs under it,
+checks who sent it, in which phase, at which state version, and only then asks the table
+layer's ``Session`` (the engine's checked door) to act; a refused message changes nothing.
+After every change each connection gets the room's state as its own seat (or a spectator)
+may see it. Rooms are saved in the match store as they change, and matches action by
+action, so a restarted server takes every room up again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import secrets
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from eights.bots import Bot, make_bot
+from eights.cards import CardError
+from eights.describe import heading
+from eights.engine import ActionError, IllegalAction, parse_action
+from eights.rules import PRESETS, RulesError, RuleSet, load_preset
+from eights.simulate import bot_seed
+from eights.store import Store, StoreError
+from eights.store.matches import Rooms, rule_changes
+from eights.table import HUMAN, PlayConfig, Session, UsageError
+from eights.table.narrate import hint_words
+from eights.table.session import check_name, check_seat
+from eights.web.protocol import Act, AskHint, Hello, Incoming, Ping, Rematch, Setup, Sit, Start, error
+from eights.web.tableview import log_lines, table_json
+from eights.web.workers import BotPool
+
+#: Room codes: short, easy to read aloud and type (no 0/O, 1/I/L).
+CODE_LETTERS = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
+CODE_LENGTH = 5
+#: How many narration lines a newly joined connection gets.
+LOG_BACKLOG = 200
+#: The computer level that plays for a person who is away.
+STAND_IN = "normal"
+DEFAULT_AWAY = 60
+OPEN = "open"
+
+Send = Callable[[dict[str, Any]], Awaitable[None]]
+
+
+class RoomError(ValueError):
+    """A refused message: ``code`` and a sentence for the player."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+@dataclass(eq=False)
+class Connection:
+    """One browser tab's WebSocket, as the hub sees it."""
+
+    send: Send
+    room: Room | None = None
+    seat: int | None = None
+    #: The room's log position this connection has been sent up to.
+    log_sent: int = 0
+    #: Set when a newer connection took this one's seat: its messages are dropped.
+    replaced: bool = False
+
+
+@dataclass
+class SeatState:
+    kind: str  # "open", "person" or "computer"
+    name: str = ""
+    level: str | None = None
+    token: str | None = None  # its hash
+    connection: Connection | None = None
+    #: Seconds this person has been away during their own turns (reset when they come back).
+    away: float = 0.0
+    stand_in: bool = False
+
+    def to_data(self) -> dict[str, Any]:
+        return {"kind": self.kind, "name": self.name, "level": self.level, "token": self.token, "away": self.away}
+
+    @classmethod
+    def from_data(cls, data: dict[str, Any]) -> SeatState:
+        return cls(
+            data["kind"], data.get("name", ""), data.get("level"), data.get("token"), away=float(data.get("away", 0))
+        )
+
+
+@dataclass(eq=False)
+class Room:
+    code: str
+    rules: RuleSet
+    seats: list[SeatState]
+    host_seat: int = 0
+    away_seconds: int = DEFAULT_AWAY
+    #: Seconds between computer moves (people need a moment to follow them).
+    pace: float = 0.7
+    session: Session | None = None
+    match_id: int | None = None
+    version: int = 1
+    connections: list[Connection] = field(default_factory=list)
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    stand_ins: dict[int, Bot] = field(default_factory=dict)
+    #: When the person to act went away on this turn (the hub's clock), if they are away.
+    away_since: float | None = None
+    #: The task playing the computers' turns and timing away players, if one runs.
+    runner: asyncio.Task[None] | None = None
+
+    @property
+    def phase(self) -> str:
+        if self.session is None:
+            return "lobby"
+        return "over" if self.session.game.is_over else "playing"
+
+    def config(self) -> PlayConfig:
+        """The table the seats make: people by name, computers by level."""
+        seats = tuple(HUMAN if s.kind == "person" else (s.level or STAND_IN) for s in self.seats)
+        people = tuple(s.name for s in self.seats if s.kind == "person")
+        return PlayConfig(self.rules, seats, seed=None, people=people)
+
+    def to_data(self) -> dict[str, Any]:
+        return {
+            "rules": self.rules.to_dict(),
+            "seats": [s.to_data() for s in self.seats],
+            "host_seat": self.host_seat,
+            "away_seconds": self.away_seconds,
+            "pace": self.pace,
+        }
+
+    def public(self) -> dict[str, Any]:
+        """The room as everyone may see it."""
+        return {
+            "code": self.code,
+            "phase": self.phase,
+            "host_seat": self.host_seat,
+            "away_seconds": self.away_seconds,
+            "preset": self.rules.name,
+            "rules_heading": heading(self.rules),
+            "options": list(rule_changes(self.rules)),
+            "seats": [
+                {
+                    "seat": i,
+                    "name": s.name,
+                    "kind": s.kind,
+                    "level": s.level,
+                    "connected": s.kind == "computer" or s.connection is not None,
+                    "stand_in": s.stand_in,
+                }
+                for i, s in enumerate(self.seats)
+            ],
+        }
+
+
+def rules_from(preset: str, options: dict[str, str]) -> RuleSet:
+    """:raises RulesError: naming the bad preset or option."""
+    name = preset.strip().lower()
+    if name not in PRESETS:
+        raise RulesError(f"unknown preset {preset!r}; valid: {', '.join(PRESETS)}")
+    rules = load_preset(name)
+    return rules.with_options(options) if options else rules
+
+
+class Hub:
+    """Every room, by code. ``clock`` and ``sleep`` are injectable so that tests need no real waiting."""
+
+    def __init__(
+        self,
+        store: Store,
+        pool: BotPool | None = None,
+        clock: Callable[[], float] = time.monotonic,
+        pace: float = 0.7,
+    ) -> None:
+        self.store = store
+        self.saved = Rooms(store)
+        self.pool = pool or BotPool()
+        self.clock = clock
+        self.pace = pace
+        self.rooms: dict[str, Room] = {}
+
+    # ----- rooms -------------------------------------------------------------------------------------------
+
+    def new_code(self) -> str:
+        while True:
+            code = "".join(secrets.choice(CODE_LETTERS) for _ in range(CODE_LENGTH))
+            if code not in self.rooms and not self.saved.exists(code):
+                return code
+
+    async def create(
+        self,
+        name: str,
+        preset: str = "classic",
+        options: dict[str, str] | None = None,
+        players: int | None = None,
+        seats: list[str] | None = None,
+        away_seconds: int = DEFAULT_AWAY,
+        start: bool = False,
+        pace: float | None = None,
+    ) -> tuple[Room, str, int]:
+        """A new room with its creator seated (the host); started at once when ``start``.
+
+        :raises RoomError: ``bad_setup`` or ``bad_name``, naming the problem.
+        """
+        try:
+            person = check_name(name)
+        except UsageError as exc:
+            raise RoomError("bad_name", str(exc)) from None
+        rules = self._rules(preset, options or {})
+        if seats is None:
+            count = players or min(max(2, rules.min_players), rules.max_players)
+            seats = ["me", *([STAND_IN] * (count - 1))] if start else ["me", *([OPEN] * (count - 1))]
+        if seats.count("me") != 1:
+            raise RoomError("bad_setup", 'seats: give "me" once, for the seat of the room\'s creator')
+        token = secrets.token_urlsafe(16)
+        states = []
+        for who in seats:
+            if who == "me":
+                states.append(SeatState("person", person, token=token_hash(token)))
+            else:
+                states.append(self._seat(who))
+        self._check(rules, states, players)
+        if start and any(s.kind == OPEN for s in states):
+            raise RoomError("bad_setup", "seats: a game that starts at once cannot have open seats")
+        room = Room(
+            self.new_code(),
+            rules,
+            states,
+            host_seat=seats.index("me"),
+            away_seconds=away_seconds,
+            pace=self.pace if pace is None else pace,
+        )
+        self.rooms[room.code] = room
+        async with room.lock:
+            if start:
+                self._deal(room)
+            self._save(room)
+        if start:
+            self._run(room)
+        return room, token, room.host_seat
+
+    def _rules(self, preset: str, options: dict[str, str]) -> RuleSet:
+        try:
+            return rules_from(preset, options)
+        except RulesError as exc:
+            raise RoomError("bad_setup", str(exc)) from None
+
+    def _seat(self, who: str) -> SeatState:
+        if who == OPEN:
+            return SeatState(OPEN)
+        try:
+            level = check_seat(who)
+        except UsageError as exc:
+            raise RoomError("bad_setup", f"{exc}; or open") from None
+        if level == HUMAN:
+            raise RoomError("bad_setup", 'seats: a person takes an open seat; give "open" or a computer level')
+        return SeatState("computer", level=level)
+
+    @staticmethod
+    def _check(rules: RuleSet, seats: list[SeatState], players: int | None) -> None:
+        if players is not None and players != len(seats):
+            raise RoomError("bad_setup", f"players: {players} given, but {len(seats)} seats listed")
+        try:
+            rules.check_players(len(seats))
+        except RulesError as exc:
+            raise RoomError("bad_setup", str(exc)) from None
+
+    def get(self, code: str) -> Room:
+        room = self.rooms.get(code.strip().upper())
+        if room is None:
+            raise RoomError("no_room", f"there is no room {code!r}: check the code or the link")
+        return room
+
+    def _deal(self, room: Room) -> None:
+        """A new match at this table, saved from its deal on."""
+        for seat in room.seats:
+            seat.stand_in, seat.away = False, 0.0
+        room.stand_ins.clear()
+        room.away_since = None
+        try:
+            session = self.store.start(room.config())
+        except (RulesError, UsageError) as exc:
+            raise RoomError("bad_setup", str(exc)) from None
+        session.speed = 5
+        room.session = session
+        room.match_id = session.log.match_id if session.log is not None else None  # type: ignore[attr-defined]
+        for connection in room.connections:
+            connection.log_sent = 0
+        room.version += 1
+
+    def _save(self, room: Room) -> None:
+        self.saved.save(room.code, room.phase, room.to_data(), room.match_id)
+
+    async def restore(self) -> int:
+        """Take up every saved room again (after a restart); the count taken up."""
+        for saved in self.saved.all():
+            data = saved.data
+            try:
+                room = Room(
+                    saved.code,
+                    RuleSet.from_dict(data["rules"]),
+                    [SeatState.from_data(s) for s in data["seats"]],
+                    host_seat=int(data.get("host_seat", 0)),
+                    away_seconds=int(data.get("away_seconds", DEFAULT_AWAY)),
+                    pace=float(data.get("pace", self.pace)),
+                    match_id=saved.match_id,
+                )
+                if saved.match_id is not None:
+                    room.session = self.store.session(saved.match_id)
+                    room.session.speed = 5
+            except (KeyError, TypeError, ValueError, RulesError, StoreError):
+                continue  # a room that cannot be read back is left in the store as it is
+            self.rooms[room.code] = room
+            if room.phase == "playing":
+                self._run(room)
+        return len(self.rooms)
+
+    # ----- messages ----------------------------------------------------------------------------------------
+
+    async def receive(self, connection: Connection, message: Incoming) -> None:
+        """One validated message from a browser; a refusal goes back as an ``error`` and changes nothing."""
+        if connection.replaced:
+            return  # a late message on a connection whose seat moved to a newer one
+        try:
+            if isinstance(message, Ping):
+                await connection.send({"type": "pong"})
+            elif isinstance(message, Hello):
+                await self.hello(connection, message)
+            else:
+                room = connection.room
+                if room is None:
+                    raise RoomError("bad_message", "say hello (with the room's code) first")
+                async with room.lock:
+                    if connection.replaced:
+                        return
+                    await self._room_message(room, connection, message)
+        except RoomError as exc:
+            await connection.send(error(exc.code, str(exc)))
+            if exc.code == "stale" and connection.room is not None:
+                await self._send_state(connection.room, connection)
+
+    async def _room_message(self, room: Room, connection: Connection, message: Incoming) -> None:
+        if isinstance(message, Sit):
+            await self.sit(room, connection, message)
+            return
+        if isinstance(message, AskHint):
+            self._check_version(room, message.version)
+            await connection.send(self.hint(room, connection))
+            return
+        if isinstance(message, Setup):
+            self._host_in(room, connection, "lobby", message.version)
+            self.setup(room, message)
+        elif isinstance(message, Start):
+            self._host_in(room, connection, "lobby", message.version)
+            if any(s.kind == OPEN for s in room.seats):
+                raise RoomError("wrong_phase", "a seat is still open: wait for a friend, or give it to a computer")
+            self._deal(room)
+        elif isinstance(message, Rematch):
+            self._host_in(room, connection, "over", message.version)
+            self._deal(room)
+        elif isinstance(message, Act):
+            self.act(room, connection, message)
+        self._save(room)
+        await self.broadcast(room)
+        self._run(room)
+
+    def _check_version(self, room: Room, version: int) -> None:
+        if version != room.version:
+            raise RoomError("stale", f"the table has changed since version {version} (now {room.version}): look again")
+
+    def _host_in(self, room: Room, connection: Connection, phase: str, version: int) -> None:
+        if connection.seat != room.host_seat:
+            raise RoomError("not_host", "only the room's host may do that")
+        if room.phase != phase:
+            raise RoomError("wrong_phase", f"that is for a room in the {phase}; this one is {room.phase}")
+        self._check_version(room, version)
+
+    async def hello(self, connection: Connection, message: Hello) -> None:
+        room = self.get(message.room)
+        seat = None
+        if message.token is not None:
+            hashed = token_hash(message.token)
+            seat = next((i for i, s in enumerate(room.seats) if s.kind == "person" and s.token == hashed), None)
+            if seat is None:
+                raise RoomError("bad_token", "that seat token is not one of this room's: you join as a spectator")
+        async with room.lock:
+            await self._leave(connection)
+            connection.room, connection.seat, connection.log_sent = room, seat, 0
+            room.connections.append(connection)
+            if seat is not None:
+                await self._take_seat(room, seat, connection)
+            await connection.send({"type": "welcome", "room": room.code, "seat": seat, "host": seat == room.host_seat})
+            await self.broadcast(room)
+        self._run(room)
+
+    async def _take_seat(self, room: Room, seat: int, connection: Connection) -> None:
+        state = room.seats[seat]
+        previous = state.connection
+        state.connection = connection
+        if previous is not None and previous is not connection:
+            previous.replaced = True
+            if previous in room.connections:
+                room.connections.remove(previous)
+            await previous.send({"type": "replaced"})
+        if state.stand_in or state.away:
+            self._settle_away(room)
+            state.stand_in, state.away = False, 0.0
+            room.stand_ins.pop(seat, None)
+
+    async def sit(self, room: Room, connection: Connection, message: Sit) -> None:
+        if room.phase != "lobby":
+            raise RoomError("wrong_phase", "seats are taken in the lobby, before the match starts")
+        if connection.seat is not None:
+            raise RoomError("seat_taken", "you already have a seat at this table")
+        if not 0 <= message.seat < len(room.seats) or room.seats[message.seat].kind != OPEN:
+            open_seats = [i for i, s in enumerate(room.seats) if s.kind == OPEN]
+            raise RoomError("seat_taken", f"seat {message.seat} is not open; open seats: {open_seats or 'none'}")
+        try:
+            name = check_name(message.name)
+        except UsageError as exc:
+            raise RoomError("bad_name", str(exc)) from None
+        if any(s.kind == "person" and s.name.lower() == name.lower() for s in room.seats):
+            raise RoomError("bad_name", f"{name!r} already sits at this table: choose another name")
+        token = secrets.token_urlsafe(16)
+        room.seats[message.seat] = SeatState("person", name, token=token_hash(token), connection=connection)
+        connection.seat = message.seat
+        room.version += 1
+        self._save(room)
+        await connection.send(
+            {"type": "welcome", "room": room.code, "seat": message.seat, "host": False, "token": token}
+        )
+        await self.broadcast(room)
+
+    def setup(self, room: Room, message: Setup) -> None:
+        rules = self._rules(message.preset, message.options)
+        if len(message.seats) != message.players:
+            raise RoomError("bad_setup", f"players: {message.players} given, but {len(message.seats)} seats listed")
+        seats = []
+        for index, who in enumerate(message.seats):
+            if who == "person":
+                if index >= len(room.seats) or room.seats[index].kind != "person":
+                    raise RoomError("bad_setup", f"seat {index}: no person sits there; give open or a level")
+                seats.append(room.seats[index])
+            else:
+                seats.append(self._seat(who))
+        if room.host_seat >= len(seats) or seats[room.host_seat] is not room.seats[room.host_seat]:
+            raise RoomError("bad_setup", f"seat {room.host_seat}: the host keeps their seat")
+        self._check(rules, seats, None)
+        room.rules, room.seats, room.away_seconds = rules, seats, message.away_seconds
+        for connection in room.connections:
+            connection.seat = next((i for i, s in enumerate(seats) if s.connection is connection), None)
+        room.version += 1
+
+    def act(self, room: Room, connection: Connection, message: Act) -> None:
+        session = room.session
+        if session is None or session.game.is_over:
+            raise RoomError("wrong_phase", "there is no move to make: the match has not started or is over")
+        if connection.seat is None:
+            raise RoomError("not_seated", "spectators watch: take a seat to play")
+        self._check_version(room, message.version)
+        seat = connection.seat
+        game = session.game
+        if game.to_act != seat:
+            raise RoomError("not_your_turn", f"it is {session.names[game.to_act]}'s turn, not yours")
+        try:
+            action = parse_action(message.action)
+            session.play(action, seat)
+        except (ActionError, CardError) as exc:
+            raise RoomError("bad_message", f"{message.action!r} is not a move: {exc}") from None
+        except IllegalAction as exc:
+            raise RoomError("illegal", f"Not allowed: {exc}") from None
+        except StoreError as exc:
+            raise RoomError("illegal", f"the move could not be saved: {exc}") from None
+        room.version += 1
+
+    def hint(self, room: Room, connection: Connection) -> dict[str, Any]:
+        session = room.session
+        seat = connection.seat
+        if session is None or seat is None or session.game.is_over or session.game.to_act != seat:
+            raise RoomError("not_your_turn", "a hint is for your own turn")
+        hint = session.hint(seat)
+        return {"type": "hint", "text": hint_words(hint, session.view(seat), session.names), "action": str(hint.action)}
+
+    async def disconnect(self, connection: Connection) -> None:
+        room = connection.room
+        if room is None:
+            return
+        async with room.lock:
+            await self._leave(connection)
+            await self.broadcast(room)
+        self._run(room)
+
+    async def _leave(self, connection: Connection) -> None:
+        room = connection.room
+        if room is None:
+            return
+        if connection in room.connections:
+            room.connections.remove(connection)
+        seat = connection.seat
+        if seat is not None and seat < len(room.seats) and room.seats[seat].connection is connection:
+            room.seats[seat].connection = None
+        connection.room = None
+
+    # ----- sending ------------------------------------------------------------------------------------------
+
+    def state(self, room: Room, connection: Connection) -> dict[str, Any]:
+        """The room as ``connection``'s seat may see it, with the narration it has not had yet."""
+        session = room.session
+        message: dict[str, Any] = {"type": "state", "version": room.version, "room": room.public()}
+        if session is None:
+            message.update(table=None, log=[], log_from=0)
+            return message
+        total = len(session.game.log or [])
+        start = connection.log_sent if connection.log_sent else max(0, total - LOG_BACKLOG)
+        message.update(
+            table=table_json(session, connection.seat),
+            log=log_lines(session, connection.seat, start),
+            log_from=start,
+        )
+        connection.log_sent = total
+        return message
+
+    async def _send_state(self, room: Room, connection: Connection) -> None:
+        await connection.send(self.state(room, connection))
+
+    async def broadcast(self, room: Room) -> None:
+        for connection in list(room.connections):
+            await self._send_state(room, connection)
+
+    # ----- computers and away players ----------------------------------------------------------------------
+
+    def _run(self, room: Room) -> None:
+        """Make sure the room's runner plays the computers' turns (and times an away person's)."""
+        if room.runner is None or room.runner.done():
+            room.runner = asyncio.get_running_loop().create_task(self._runner(room))
+
+    def _settle_away(self, room: Room) -> None:
+        """Count the away time of the person to act so far."""
+        if room.away_since is not None and room.session is not None:
+            seat = room.seats[room.session.game.to_act]
+            seat.away += self.clock() - room.away_since
+        room.away_since = None
+
+    async def _runner(self, room: Room) -> None:
+        """Play computer turns, paced, until a person is to act; count an away person's time on their turn."""
+        while True:
+            async with room.lock:
+                session = room.session
+                if session is None or session.game.is_over:
+                    return
+                seat = session.game.to_act
+                state = room.seats[seat]
+                if state.kind == "person" and not state.stand_in:
+                    if state.connection is not None:
+                        self._settle_away(room)
+                        return
+                    if room.away_since is None:
+                        room.away_since = self.clock()
+                    left = room.away_seconds - state.away - (self.clock() - room.away_since)
+                    if left > 0:
+                        wait: float | None = left
+                    else:
+                        self._settle_away(room)
+                        state.stand_in = True
+                        room.version += 1
+                        await self.broadcast(room)
+                        wait = None
+                else:
+                    wait = None
+                version = room.version
+                bot, bot_view = self._bot_for(room, seat), session.view(seat)
+            if wait is not None:
+                await asyncio.sleep(min(wait, 1.0))
+                continue
+            started = self.clock()
+            action, bot = await self.pool.choose(bot, bot_view)
+            rest = room.pace - (self.clock() - started)
+            if rest > 0:
+                await asyncio.sleep(rest)
+            async with room.lock:
+                if room.version != version or room.session is not session:
+                    continue  # the table moved on meanwhile (a rematch, a person came back): think again
+                self._keep_bot(room, seat, bot)
+                try:
+                    session.play(action, seat)
+                except (IllegalAction, StoreError):
+                    return  # cannot happen for a bot's legal choice; a store failure stops the room's play
+                room.version += 1
+                if session.game.is_over:
+                    self._save(room)
+                await self.broadcast(room)
+
+    def _bot_for(self, room: Room, seat: int) -> Bot:
+        session = room.session
+        assert session is not None
+        if seat in session.bots:
+            return session.bots[seat]
+        if seat not in room.stand_ins:
+            room.stand_ins[seat] = make_bot(STAND_IN, bot_seed(session.game.seed, 2000 + seat))
+        return room.stand_ins[seat]
+
+    def _keep_bot(self, room: Room, seat: int, bot: Bot) -> None:
+        """The bot as it came back from its worker (with what it learned of the game)."""
+        session = room.session
+        assert session is not None
+        if seat in session.bots:
+            session.bots[seat] = bot
+        else:
+            room.stand_ins[seat] = bot
+
+    async def close(self) -> None:
+        for room in self.rooms.values():
+            if room.runner is not None:
+                room.runner.cancel()
+        self.pool.close()

@@ -1,0 +1,151 @@
+"""A seat's view of the match as JSON for the browser, and the narration it may read.
+
+Everything here is read from ``view(game, seat)`` (the engine's one redaction) and from
+events redacted for the seat; nothing decides a rule or what a seat may see. Cards go out
+as cards only for the recipient's own hand, the top card and the card it just drew.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from eights.cards import Card
+from eights.engine import Action, Draw, Event, NameSuit, Pass, Play, View, redact
+from eights.engine.actions import Bury, ChoosePlayer
+from eights.engine.events import (
+    CardBuried,
+    CardPlayed,
+    CardsDrawn,
+    CardsSwapped,
+    JackDropped,
+    Passed,
+    RoundOver,
+    RoundStarted,
+    SuitNamed,
+)
+from eights.table import Session
+from eights.table.narrate import (
+    action_words,
+    duty_lines,
+    event_words,
+    prompt_words,
+    result_lines,
+    round_lines,
+    sorted_hand,
+)
+
+
+def card_json(card: Card, playable: bool = False) -> dict[str, Any]:
+    suit = card.suit
+    return {
+        "code": str(card),
+        "text": card.pretty(),
+        "label": card.words(),
+        "suit": suit.letter if suit is not None else None,
+        "playable": playable,
+    }
+
+
+def move_json(action: Action, view: View, names: tuple[str, ...]) -> dict[str, Any]:
+    """A legal move: its text (what the browser sends back), its words and what it is made of."""
+    move: dict[str, Any] = {"action": str(action), "words": action_words(action, view, names)}
+    if isinstance(action, Play):
+        move["kind"] = "drop" if view.phase == "drop_jacks" else "play"
+        move["cards"] = [str(action.card), *(str(c) for c in action.stack)]
+    elif isinstance(action, Draw):
+        move["kind"] = "draw"
+    elif isinstance(action, Pass):
+        move["kind"] = "pass"
+    elif isinstance(action, NameSuit):
+        move.update(kind="suit", suit=action.suit.letter)
+    elif isinstance(action, Bury):
+        move.update(kind="bury", cards=[str(action.card)])
+    elif isinstance(action, ChoosePlayer):
+        move.update(kind="choose", target=action.seat)
+    return move
+
+
+def table_json(session: Session, seat: int | None) -> dict[str, Any]:
+    """What ``seat`` (None: a spectator) sees of the match, for the browser."""
+    view = session.view(seat)
+    names = session.names
+    rules = session.rules
+    playable = {a.card for a in view.legal if isinstance(a, Play) and not a.stack and view.phase != "drop_jacks"}
+    return {
+        "seat": seat,
+        "names": list(names),
+        "round": view.round,
+        "rounds": view.rounds,
+        "dealer": view.dealer,
+        "hand_size": view.hand_size,
+        "hand": [card_json(c, c in playable) for c in sorted_hand(view.hand)],
+        "counts": list(view.hand_counts),
+        "top": card_json(view.top),
+        "active_suit": view.active_suit.letter if view.active_suit is not None else None,
+        "suit_named": view.suit_named,
+        "direction": view.direction,
+        "turn": view.turn,
+        "to_act": view.to_act,
+        "phase": view.phase,
+        "stock": view.stock_count,
+        "discard_count": view.discard_count,
+        "totals": list(view.totals),
+        "score_keeping": rules.score_keeping,
+        "lowest_wins": rules.lowest_wins,
+        "pending": duty_lines(view, names),
+        "prompt": prompt_words(view, names),
+        "legal": [move_json(a, view, names) for a in view.legal],
+        "drawn": card_json(view.drawn) if view.drawn is not None else None,
+        "teams": [list(pair) for pair in view.teams],
+        "round_end": round_end_json(session),
+        "result": result_json(session),
+    }
+
+
+def round_end_json(session: Session) -> dict[str, Any] | None:
+    """The last finished round, while the next has seen no move yet (or the match is over)."""
+    log = session.game.log or []
+    for index in range(len(log) - 1, -1, -1):
+        event = log[index]
+        if isinstance(event, RoundOver):
+            following = next((e for e in log[index + 1 :] if isinstance(e, RoundStarted)), None)
+            names = session.names
+            return {
+                "round": event.round,
+                "reason": event.reason,
+                "winners": list(event.winners),
+                "hands": [[card_json(c) for c in sorted_hand(hand)] for hand in event.hands],
+                "points": list(event.points),
+                "totals": list(event.totals),
+                "lines": round_lines(event, names, following, session.rules.score_keeping),
+                "next": {"round": following.round, "hand_size": following.hand_size, "dealer": following.dealer}
+                if following is not None
+                else None,
+            }
+        if isinstance(event, MOVES):
+            return None  # the next round is under way
+    return None
+
+
+#: Events that a player's own action makes (the deal and the starter's effects make none of these).
+MOVES = (CardPlayed, CardsDrawn, Passed, SuitNamed, CardBuried, JackDropped, CardsSwapped)
+
+
+def result_json(session: Session) -> dict[str, Any] | None:
+    outcome = session.game.outcome
+    if outcome is None:
+        return None
+    return {
+        "winners": list(outcome.winners),
+        "totals": list(outcome.totals),
+        "rounds": outcome.rounds,
+        "lines": result_lines(session),
+    }
+
+
+def log_lines(session: Session, seat: int | None, start: int = 0) -> list[str]:
+    """The narration from event ``start`` on, as ``seat`` may read it."""
+    names = session.names
+    events: Sequence[Event] = (session.game.log or [])[start:]
+    return [event_words(redact(event, seat), names) for event in events]

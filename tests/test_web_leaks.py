@@ -1,0 +1,111 @@
+"""Every message the web table sends to a seat or a spectator, over many random matches in every preset,
+holds no card that its recipient may not see (the cards of the recipient's own view and of the events as
+redacted for it)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from eights.cards import Card
+from eights.engine import Game, redact, view
+from eights.rules import PRESETS
+from eights.store import Store, database_url
+from eights.web.protocol import Act, Hello
+from eights.web.rooms import Connection, Hub
+from eights.web.workers import BotPool
+
+CARD = re.compile(r"(?<![0-9A-Z])(10|[2-9AJQK])([CDHS♣♦♥♠])(?![0-9A-Za-z])|(?<![A-Z])(GJ|JK)(?![A-Z])")
+
+
+RULE_TEXT = "Guarantee Joker combo (GJ on JK)"
+
+
+def cards_in(text: str) -> set[str]:
+    found = set()
+    for match in CARD.finditer(text):
+        if match.group(3):
+            found.add(match.group(3))
+        else:
+            found.add(str(Card.parse(match.group(1) + match.group(2))))
+    return found
+
+
+def may_see(game: Game, seat: int | None) -> set[str]:
+    """Every card the seat's own view and its redacted history mention."""
+    seen = view(game, seat)
+    known = [repr(seen.hand), repr(seen.top), repr(seen.discard), repr(seen.drawn), repr(seen.legal)]
+    known += [repr(redact(event, seat)) for event in game.log or []]
+    return {str(Card.parse(m)) for m in re.findall(r"Card\('([^']+)'\)", " ".join(known))} | cards_in(" ".join(known))
+
+
+class Audit:
+    """Checks each message as it is sent, against the game as it is at that moment."""
+
+    def __init__(self) -> None:
+        self.checked = 0
+        self.leaks: list[str] = []
+
+    def connection(self, hub: Hub, code: str, seat_of: list[int | None]) -> Connection:
+        async def send(message: dict[str, Any]) -> None:
+            self.checked += 1
+            room = hub.rooms[code]
+            if room.session is None or message.get("type") != "state":
+                return
+            seat = seat_of[0]
+            # The combo's rule names both jokers ("GJ on JK") whoever holds them: a rule, not a card's place.
+            shown = cards_in(json.dumps(message, ensure_ascii=False).replace(RULE_TEXT, ""))
+            extra = shown - may_see(room.session.game, seat)
+            if extra:
+                self.leaks.append(f"seat {seat}: {sorted(extra)} in {json.dumps(message)[:300]}")
+
+        return Connection(send)
+
+
+async def play_room(hub: Hub, audit: Audit, preset: str, players: int, rng: random.Random) -> None:
+    seats = ["me", *(["easy"] * (players - 1))]
+    room, token, _ = await hub.create("Ann", preset, {}, players, seats, start=True, pace=0)
+    me, watcher = [0], [None]
+    mine = audit.connection(hub, room.code, me)  # type: ignore[arg-type]
+    spectator = audit.connection(hub, room.code, watcher)
+    await hub.receive(mine, Hello(type="hello", room=room.code, token=token))
+    await hub.receive(spectator, Hello(type="hello", room=room.code, token=None))
+    for _ in range(200_000):
+        session = room.session
+        assert session is not None
+        if session.game.is_over:
+            break
+        if session.game.to_act == 0:
+            legal = session.view(0).legal
+            action = legal[rng.randrange(len(legal))]
+            await hub.receive(mine, Act(type="act", version=room.version, action=str(action)))
+        else:
+            await asyncio.sleep(0.0005)  # the computers think in a thread
+    assert room.session is not None and room.session.game.is_over
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_no_message_shows_a_card_its_recipient_may_not_see(preset: str, tmp_path: Path) -> None:
+    audit = Audit()
+
+    async def main() -> None:
+        hub = Hub(Store(database_url(str(tmp_path / "leaks.db"))), BotPool(), pace=0)
+        rng = random.Random(preset)
+        for game in range(6):
+            players = [2, 3, 4, 4, 5, 6][game]
+            try:
+                await play_room(hub, audit, preset, players, rng)
+            except Exception as exc:  # a player count the preset cannot seat
+                if "bad_setup" not in repr(getattr(exc, "code", "")):
+                    raise
+        await hub.close()
+
+    asyncio.run(main())
+    assert audit.checked > 200
+    assert audit.leaks == []
