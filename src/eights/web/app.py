@@ -138,8 +138,9 @@ class Bucket:
         return True
 
 
-def create_app(store: Store, *, pace: float = 0.7, pool: BotPool | None = None) -> FastAPI:
-    """The app on ``store``; ``pace``: seconds between computer moves."""
+def create_app(store: Store, *, pace: float = 0.7, pool: BotPool | None = None, rate: float = RATE) -> FastAPI:
+    """The app on ``store``; ``pace``: seconds between computer moves; ``rate``: messages a connection may
+    send a second (scripted clients in tests and benches send faster than people)."""
     hub = Hub(store, pool, pace=pace)
 
     @asynccontextmanager
@@ -254,7 +255,7 @@ def create_app(store: Store, *, pace: float = 0.7, pool: BotPool | None = None) 
                     return
 
         sender = asyncio.create_task(pump())
-        bucket, refused = Bucket(), 0
+        bucket, refused = Bucket(rate, max(BURST, int(2 * rate))), 0
         try:
             while True:
                 frame = await websocket.receive()
@@ -268,7 +269,7 @@ def create_app(store: Store, *, pace: float = 0.7, pool: BotPool | None = None) 
                         await websocket.close(CLOSE_FLOOD)
                         break
                     if refused == 1 or refused % 20 == 0:
-                        await send(error("too_fast", f"too many messages: at most {RATE:g} a second"))
+                        await send(error("too_fast", f"too many messages: at most {rate:g} a second"))
                     continue
                 refused = 0
                 try:
