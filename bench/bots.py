@@ -2,8 +2,8 @@
 
 Run from the repository root::
 
-    python bench/bots.py                           # every part, JSON on stdout (about 3 minutes)
-    python bench/bots.py --quick                   # small counts for a smoke run (about 25 s)
+    python bench/bots.py                           # every part, JSON on stdout (about 15 minutes)
+    python bench/bots.py --quick                   # small counts for a smoke run (about 1.5 minutes)
     python bench/bots.py --only search --text      # the simulations-per-second comparison, as a table
     python bench/bots.py --only latency --hard-decisions 300 --expert-decisions 150
     python bench/bots.py --variant baby-eating --players 4 --only latency
@@ -44,12 +44,18 @@ no reshuffle) and its rollouts are uniformly random to the end of the game, so t
 compares search speed from Python on similar games, not identical searches.
 
 (c) Decision time of ``make_bot("hard")`` and ``make_bot("expert")`` at their default
-budgets (0.2 s and 1 s per decision), both seats the same level, on ``--variant``
-(default classic) at ``--players`` (default 2): the wall time of every ``bot.choose(view)``
+budgets (0.2 s and 1 s per decision), all seats the same level, on every preset (or the one
+``--variant`` names) at ``--players`` (default 2): the wall time of every ``bot.choose(view)``
 call, games played until ``--hard-decisions`` (default 200) and ``--expert-decisions``
-(default 100) decisions with more than one legal action are timed. Reported for all
-decisions (a forced move returns at once) and for those with a choice: p50 and p99 (linear
-interpolation between order statistics, numpy's default), mean and max, in milliseconds.
+(default 100) decisions with more than one legal action are timed, per level and per
+preset. The time includes everything the decision does: the belief's update (which stops
+at the deadline of the tree's half of the budget, ``eights.bots.belief``), the tree, the
+normal player's move and the paired test. Reported for all decisions (a forced move returns
+at once) and for those with a choice: p50 and p99 (linear interpolation between order
+statistics, numpy's default), mean and max, in milliseconds; how many decisions with a
+choice took more than 1.1 times the budget (each ends the play-out under way at its deadline,
+so a decision takes a little more than its budget); and, where the belief reads the
+other player (2 players, the first out wins), how many of its updates the deadline cut short.
 
 The machine's other load shows in every number: compare runs made side by side.
 """
@@ -140,7 +146,7 @@ def openspiel_resampler(game: Any, rng: random.Random) -> Any:
     observation is unchanged. (A turned 8 put back in the stock is not dealt to the unseen
     slots: a small approximation, no inconsistency.)
     """
-    import pyspiel
+    import pyspiel  # type: ignore[import-not-found]
 
     chance = pyspiel.PlayerId.CHANCE
     players = game.num_players()
@@ -149,7 +155,9 @@ def openspiel_resampler(game: Any, rng: random.Random) -> Any:
 
     def resample(state: Any, player: int) -> Any:
         history = state.full_history()
-        dealer = int(_DEALER.search(state.action_to_string(chance, history[0].action)).group(1))
+        found = _DEALER.search(state.action_to_string(chance, history[0].action))
+        assert found is not None, "OpenSpiel's first chance outcome no longer names the dealer"
+        dealer = int(found.group(1))
         # Who received each chance card: a seat, or -1 for the public starters.
         owner: list[int | None] = [None] * len(history)
         starter = True
@@ -195,7 +203,7 @@ def bench_openspiel(iterations: int, decisions: int, seed: int) -> tuple[dict[st
     try:
         import numpy as np
         import pyspiel
-        from open_spiel.python.algorithms import ismcts, mcts
+        from open_spiel.python.algorithms import ismcts, mcts  # type: ignore[import-untyped]
     except ImportError as exc:
         return None, f"open_spiel is not importable ({exc}); install the bench extra: pip install -e '.[bench]'"
     try:
@@ -294,11 +302,12 @@ def bench_latency(level: str, decisions: int, preset: str, players: int, seed: i
     """Wall time of ``make_bot(level).choose(view)`` until ``decisions`` with a choice are timed."""
     rules = load_preset(preset)
     rules.check_players(players)
-    rng = random.Random(f"eights-bench-latency:{seed}:{level}")
+    rng = random.Random(f"eights-bench-latency:{seed}:{level}:{preset}:{players}")
     every: list[float] = []
     chosen: list[float] = []
-    games = 0
+    games = cut = modelled = 0
     budget = make_bot(level, 0)
+    seconds = getattr(budget, "seconds", None)
     while len(chosen) < decisions:
         game = Game(rules, players, seed=rng.getrandbits(48), log=True)
         bots = [make_bot(level, rng.getrandbits(32)) for _ in range(players)]
@@ -306,20 +315,31 @@ def bench_latency(level: str, decisions: int, preset: str, players: int, seed: i
         while not game.is_over and len(chosen) < decisions:
             seat = game.to_act
             seen = view(game, seat)
+            bot = bots[seat]
             start = time.perf_counter()
-            action = bots[seat].choose(seen)
+            action = bot.choose(seen)
             ms = 1000 * (time.perf_counter() - start)
             every.append(ms)
             if len(seen.legal) > 1:
                 chosen.append(ms)
+                if isinstance(bot, ISMCTSBot) and bot.modelled(seen):
+                    modelled += 1
+                    cut += bot.belief.cut
             game.apply(action)
+    # A decision ends a play-out past its deadline, so a little over the budget is the rule: count 10 % over.
+    over = [ms for ms in chosen if seconds is not None and ms > 1100 * seconds]
     return {
         "level": level,
-        "budget_seconds": getattr(budget, "seconds", None),
+        "budget_seconds": seconds,
+        "preset": preset,
+        "players": players,
         "game": f"{preset}, {players} players",
         "games": games,
         "all_decisions": summary(every),
         "with_a_choice": summary(chosen),
+        "over_budget_by_10_percent": len(over),
+        "belief_decisions": modelled,
+        "belief_updates_cut_at_the_deadline": cut,
     }
 
 
@@ -341,10 +361,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--decisions", type=int, default=100, help="decisions timed in (a) and in (b) (default 100)")
     parser.add_argument("--hard-decisions", type=int, default=200, help="decisions with a choice timed for hard")
     parser.add_argument("--expert-decisions", type=int, default=100, help="decisions with a choice timed for expert")
-    parser.add_argument("--variant", default="classic", help=f"the preset of (c): {', '.join(PRESETS)}")
+    parser.add_argument(
+        "--variant",
+        default="all",
+        help=f"the preset of (c), or all (the default): {', '.join(PRESETS)}",
+    )
     parser.add_argument("--players", type=int, default=2, help="the players of (c) (default 2)")
     parser.add_argument("--only", choices=("search", "latency"), help="run only (a)+(b), or only (c)")
-    parser.add_argument("--quick", action="store_true", help="small counts: 30 decisions, hard 40, expert 10")
+    parser.add_argument(
+        "--quick", action="store_true", help="small counts: 30 decisions, hard 40 and expert 10 per preset"
+    )
     parser.add_argument("--seed", type=int, default=0, help="seed of the deals and the bots")
     parser.add_argument("--no-openspiel", action="store_true", help="skip the OpenSpiel comparison")
     out = parser.add_mutually_exclusive_group()
@@ -356,12 +382,14 @@ def main(argv: list[str] | None = None) -> int:
         args.decisions, args.hard_decisions, args.expert_decisions = 30, 40, 10
     if min(args.iterations, args.decisions, args.hard_decisions, args.expert_decisions) < 1:
         parser.error("--iterations and the decision counts must be at least 1")
-    if args.variant not in PRESETS:
-        parser.error(f"--variant {args.variant}: unknown; valid: {', '.join(PRESETS)}")
-    try:
-        load_preset(args.variant).check_players(args.players)
-    except ValueError as exc:
-        parser.error(f"--players {args.players}: {exc}")
+    if args.variant != "all" and args.variant not in PRESETS:
+        parser.error(f"--variant {args.variant}: unknown; valid: all, {', '.join(PRESETS)}")
+    variants = list(PRESETS) if args.variant == "all" else [args.variant]
+    for preset in variants:
+        try:
+            load_preset(preset).check_players(args.players)
+        except ValueError as exc:
+            parser.error(f"--players {args.players} ({preset}): {exc}")
 
     report: dict[str, Any] = {
         "benchmark": "computer players: search simulations per second, and decision time at the default budgets",
@@ -374,7 +402,8 @@ def main(argv: list[str] | None = None) -> int:
         ours = bench_ours(args.iterations, args.decisions, args.seed, model=False)
         modelled = bench_ours(args.iterations, args.decisions, args.seed, model=True)
         if args.no_openspiel:
-            openspiel, reason = None, "skipped (--no-openspiel)"
+            openspiel: dict[str, Any] | None = None
+            reason: str | None = "skipped (--no-openspiel)"
         else:
             openspiel, reason = bench_openspiel(args.iterations, args.decisions, args.seed)
         search: dict[str, Any] = {
@@ -393,8 +422,9 @@ def main(argv: list[str] | None = None) -> int:
         report["search"] = search
     if args.only in (None, "latency"):
         report["latency"] = [
-            bench_latency("hard", args.hard_decisions, args.variant, args.players, args.seed),
-            bench_latency("expert", args.expert_decisions, args.variant, args.players, args.seed),
+            bench_latency(level, count, preset, args.players, args.seed)
+            for level, count in (("hard", args.hard_decisions), ("expert", args.expert_decisions))
+            for preset in variants
         ]
     if args.text:
         print(_table(report))
@@ -434,6 +464,11 @@ def _table(report: dict[str, Any]) -> str:
             s = entry[key]
             cells = " ".join(f"{s[k]:>9}" for k in ("p50_ms", "p99_ms", "mean_ms", "max_ms"))
             rows.append(f"  {label:<14} {s['decisions']:>6} {cells}")
+        rows.append(
+            f"  with a choice, over the budget by 10 %: {entry['over_budget_by_10_percent']}; "
+            f"belief updates cut at the deadline: {entry['belief_updates_cut_at_the_deadline']} "
+            f"of {entry['belief_decisions']}"
+        )
     return "\n".join(rows)
 
 

@@ -9,8 +9,8 @@ from collections.abc import Callable
 import pytest
 
 from eights.bots import HeuristicBot, ISMCTSBot
-from eights.bots.belief import Belief
-from eights.bots.ismcts import Worlds, _rollout
+from eights.bots.belief import DEADLINE_TRIES, Belief
+from eights.bots.ismcts import DUEL_RIVALS, Worlds, _rollout
 from eights.cards import Card, Suit, standard_pack
 from eights.engine import Action, Game, View, view
 from eights.engine.events import CardPlayed, CardsDrawn, Passed
@@ -142,3 +142,68 @@ def test_the_expert_reads_the_other_player_only_where_the_normal_player_plans() 
     assert not bot.modelled(three) and not bot.modelled(race)
     assert not ISMCTSBot(1, seconds=None, iterations=50, model=False).modelled(two)
     assert isinstance(bot.worlds(two), Belief) and isinstance(bot.worlds(three), Worlds)
+
+
+# ----- the hard level overshot its 0.2 s budget: the belief's update could not be interrupted -----
+
+
+def test_the_belief_update_stops_at_its_deadline() -> None:
+    """Past its deadline an update replays one particle (a few, if none lives) and keeps a full,
+    usable belief; without one it replays them all. Counts only: a deadline of 0 has always passed."""
+    rules = load_preset("classic")
+    calls = {}
+    for deadline in (0.0, None):
+        game = Game(rules, 2, 507)
+        bots = [HeuristicBot(7), HeuristicBot(57)]
+        belief = belief_for(7)
+        asked = 0
+        decide = belief.model.decide
+
+        def counted(seen: View, decide: Callable[[View], tuple[Action, str]] = decide) -> tuple[Action, str]:
+            nonlocal asked
+            asked += 1
+            return decide(seen)
+
+        belief.model.decide = counted  # type: ignore[method-assign]
+        replays: list[int] = []
+        while not game.is_over:
+            seat = game.to_act
+            seen = view(game, seat)
+            if seat == 0 and len(seen.legal) > 1:
+                belief.update(seen, deadline)
+                replays.append(belief.replayed)
+                assert len(belief.particles) == len(belief.weights) == 128
+                for p in belief.particles:
+                    assert_agrees(p, seen, game)
+                assert_agrees(belief.deal(), seen, game)
+                if deadline is not None:
+                    assert belief.replayed <= DEADLINE_TRIES
+                    assert belief.cut == (belief.replayed > 0)
+                else:
+                    assert belief.replayed in (0, 128) and not belief.cut
+            game.play(bots[seat].choose(seen), seat)
+        assert len(replays) > 5 and any(replays)
+        calls[deadline] = asked
+    assert calls[0.0] * 10 < calls[None]  # the model was asked far less
+
+
+def test_the_hard_bot_counts_the_belief_update_against_its_time_budget() -> None:
+    # A budget already spent at the first look at the clock: the belief's update stops at once, the tree
+    # runs one iteration and the paired test one deal, and the move is still legal.
+    game = Game(load_preset("classic"), 2, 21)
+    bot = ISMCTSBot(5, seconds=1e-9)
+    other = HeuristicBot(6)
+    decisions = 0
+    while not game.is_over:
+        seat = game.to_act
+        seen = view(game, seat)
+        if seat == 0 and len(seen.legal) > 1:
+            move = bot.choose(seen)
+            assert move in seen.legal
+            assert bot.belief.replayed <= DEADLINE_TRIES
+            assert bot.last_iterations <= 1 + 1 + DUEL_RIVALS
+            decisions += 1
+        else:
+            move = (bot if seat == 0 else other).choose(seen)
+        game.play(move, seat)
+    assert decisions >= 5

@@ -25,12 +25,19 @@ whenever it holds the same cards at the same table):
 Where the replay cannot follow the history (a new round, an event it does not model,
 every particle lost), the belief starts again from ``Worlds``. It never looks at a
 hidden card: its only input is the view.
+
+An update may be given a deadline (the search's time budget counts it): past the deadline,
+it replays no further particle once one is live (or once ``DEADLINE_TRIES`` were tried with
+none live: then it starts again from ``Worlds``), and resamples the live ones back to the
+full count. The particles it did not replay are dropped; the belief stays usable, only less
+varied. Without a deadline the update replays every particle.
 """
 
 from __future__ import annotations
 
 import bisect
 import random
+import time
 from collections.abc import Callable
 from typing import Protocol
 
@@ -58,6 +65,8 @@ PARTICLES = 128
 MISMATCH = 0.01
 #: Stock cards tried as another seat's drawn card before a particle is given up.
 DRAWN_TRIES = 16
+#: Particles replayed past an update's deadline, none of them live, before the belief starts again.
+DEADLINE_TRIES = 8
 
 
 class Dealer(Protocol):
@@ -69,7 +78,19 @@ class Dealer(Protocol):
 class Belief:
     """Weighted worlds consistent with one seat's view; see the module docstring."""
 
-    __slots__ = ("_cumulative", "_history", "_round", "fresh", "model", "particles", "rng", "size", "weights")
+    __slots__ = (
+        "_cumulative",
+        "_history",
+        "_round",
+        "cut",
+        "fresh",
+        "model",
+        "particles",
+        "replayed",
+        "rng",
+        "size",
+        "weights",
+    )
 
     def __init__(
         self, rng: random.Random, model: HeuristicBot, fresh: Callable[[View], Dealer], size: int = PARTICLES
@@ -85,14 +106,22 @@ class Belief:
         self._cumulative: list[float] = []
         self._history: tuple[Event, ...] = ()
         self._round = -1
+        #: Particles the last update replayed, and whether its deadline cut it short.
+        self.replayed = 0
+        self.cut = False
 
-    def update(self, view: View) -> None:
-        """Bring the particles up to ``view``: replay what happened since the last update, and weigh it."""
+    def update(self, view: View, deadline: float | None = None) -> None:
+        """Bring the particles up to ``view``: replay what happened since the last update, and weigh it.
+
+        ``deadline`` (a ``time.perf_counter()`` value) stops the replay early; see the module docstring.
+        """
         history = view.history
         old = self._history
+        self.replayed = 0
+        self.cut = False
         if self.particles and self._round == view.round and len(old) <= len(history) and history[: len(old)] == old:
             if len(old) < len(history):
-                self._advance(view, len(old))
+                self._advance(view, len(old), deadline)
         else:
             self._start(view)
         self._history = history
@@ -127,14 +156,20 @@ class Belief:
         self.particles = particles
         self.weights = [1.0] * len(particles)
 
-    def _advance(self, view: View, since: int) -> None:
+    def _advance(self, view: View, since: int, deadline: float | None = None) -> None:
         me = view.seat
         assert me is not None
         hand = sorted(view.hand)
         live: list[Game] = []
         weights: list[float] = []
         asked: dict[tuple[int, int, tuple[Card, ...]], Action] = {}  # the model's choices, shared by copies
+        clock = time.perf_counter
+        tried = 0
         for game, weight in zip(self.particles, self.weights, strict=True):
+            if deadline is not None and tried and (live or tried >= DEADLINE_TRIES) and clock() >= deadline:
+                self.cut = True
+                break
+            tried += 1
             weight = self._replay(game, weight, view.history, since, me, asked)
             if (
                 weight > 0.0
@@ -144,6 +179,7 @@ class Belief:
             ):
                 live.append(game)
                 weights.append(weight)
+        self.replayed = tried
         total = sum(weights)
         if not live or total <= 0.0:
             self._start(view)

@@ -238,6 +238,8 @@ class ISMCTSBot:
         self.guide = HeuristicBot(seed)
         #: What the search believes of the other hand, read through the normal player's eyes.
         self.belief = Belief(self.rng, self.guide, self._fresh_worlds)
+        #: The time (``time.perf_counter()``) the belief's update must stop by, while a search asks for worlds.
+        self._deadline: float | None = None
         #: The normal player's reason, when its move stood at the last decision.
         self._kept_usual: str | None = None
         #: Simulations run by the last decision, tree iterations and paired play-outs (0 when forced).
@@ -306,9 +308,13 @@ class ISMCTSBot:
     # ----- the search ---------------------------------------------------------------------
 
     def worlds(self, view: View) -> Dealer:
-        """The dealer of the worlds the search plays in: every one consistent with ``view``."""
+        """The dealer of the worlds the search plays in: every one consistent with ``view``.
+
+        The belief's update, if it has one to do, stops at the decision's deadline (``_deadline``,
+        set by ``search`` and ``duel`` while they call this; None outside them).
+        """
         if self.modelled(view):
-            self.belief.update(view)
+            self.belief.update(view, self._deadline)
             return self.belief
         return Worlds(view, self.rng, self.infer)
 
@@ -325,7 +331,11 @@ class ISMCTSBot:
         """Search the tree from ``view`` for that many iterations or seconds; the root's edges by action."""
         rng = self.rng
         deadline = time.perf_counter() + seconds if seconds is not None else math.inf  # the belief's update counts
-        worlds = self.worlds(view)
+        self._deadline = deadline if seconds is not None else None
+        try:
+            worlds = self.worlds(view)
+        finally:
+            self._deadline = None
         n = view.players
         reward = _Reward(view.rules, n, self.points_weight)
         c = self.c
@@ -421,7 +431,11 @@ class ISMCTSBot:
         ``rollouts`` bounds the play-outs (one per action and deal), ``deadline`` the time.
         """
         rng = self.rng
-        worlds = self.worlds(view)
+        self._deadline = deadline
+        try:
+            worlds = self.worlds(view)
+        finally:
+            self._deadline = None
         me = view.seat
         assert me is not None
         reward = _Reward(view.rules, view.players, self.points_weight)
