@@ -5,9 +5,9 @@ rejoining, away players, and a restart that loses nothing."""
 from __future__ import annotations
 
 import json
-from contextlib import ExitStack
 import time
 from collections.abc import Iterator
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
@@ -173,7 +173,7 @@ def flood(client: TestClient) -> None:
 
 
 def test_rejoining_twice_keeps_the_seat_and_drops_the_old_connection(client: TestClient, stack: ExitStack) -> None:
-    room, ann, bob, bob_token = friends_room(client, stack)
+    room, _ann, bob, bob_token = friends_room(client, stack)
     again = stack.enter_context(client.websocket_connect("/ws"))
     send(again, type="hello", room=room["code"], token=bob_token)
     assert until(again, "welcome")["seat"] == 1
@@ -189,7 +189,7 @@ def test_rejoining_twice_keeps_the_seat_and_drops_the_old_connection(client: Tes
 
 
 def test_a_spectator_sees_no_hand_and_cannot_act(client: TestClient, stack: ExitStack) -> None:
-    room, ann, bob, _ = friends_room(client, stack)
+    room, _ann, _bob, _ = friends_room(client, stack)
     with client.websocket_connect("/ws") as watcher:
         send(watcher, type="hello", room=room["code"], token=None)
         assert until(watcher, "welcome")["seat"] is None

@@ -15,7 +15,7 @@ from sqlalchemy.orm import Session as DbSession
 from eights.engine import Action, Event, Game
 from eights.engine.events import GameOver, RoundOver
 from eights.record import GameRecord
-from eights.rules import PRESETS, RulesError, RuleSet, load_preset, option_names
+from eights.rules import RulesError, RuleSet
 from eights.store.db import WRITE_FIRST, StoreError, label, make_engine, migrate, translated
 from eights.store.models import ActionRow, Match, RoomRow, RoundRow, Seat, Setting
 from eights.table import HUMAN, PlayConfig, RestoreError, Session, UsageError
@@ -31,23 +31,7 @@ def now() -> datetime:
 
 def rule_changes(rules: RuleSet) -> tuple[str, ...]:
     """What ``rules`` changes in its preset, as ``--option`` text: ``("stacking=true",)``."""
-    if rules.name not in PRESETS:
-        return ()
-    base = load_preset(rules.name)
-    mine, theirs = rules.to_dict(), base.to_dict()
-    out = []
-    for name in option_names():
-        if name in ("name", "title", "source") or mine.get(name) == theirs.get(name):
-            continue
-        value = mine.get(name)
-        if isinstance(value, bool):
-            text = "true" if value else "false"
-        elif isinstance(value, list | tuple):
-            text = ",".join(str(v) for v in value)
-        else:
-            text = str(value)
-        out.append(f"{name}={text}")
-    return tuple(out)
+    return tuple(rules.changes()[1])
 
 
 @dataclass(frozen=True)
