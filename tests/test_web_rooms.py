@@ -1,0 +1,106 @@
+"""The room hub's timing of away players, with a clock the test moves: a person away on their own turn
+for longer than the room's limit is played by a computer until they come back, and the countdown does
+not run while others play."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any
+
+from eights.store import Store, database_url
+from eights.web.protocol import Act, Hello, Sit, Start
+from eights.web.rooms import Connection, Hub, Room
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def listener() -> tuple[Connection, list[dict[str, Any]]]:
+    got: list[dict[str, Any]] = []
+
+    async def send(message: dict[str, Any]) -> None:
+        got.append(message)
+
+    return Connection(send), got
+
+
+async def settle(condition: Any, limit: float = 5.0) -> None:
+    """Let the room's runner work (it sleeps at most a second at a time) until ``condition`` holds."""
+    for _ in range(int(limit / 0.01)):
+        if condition():
+            return
+        await asyncio.sleep(0.01)
+    raise AssertionError("the room never got there")
+
+
+async def to_turn(hub: Hub, room: Room, seat: int, ann: Connection) -> None:
+    """Ann plays her first legal move whenever it is her turn, until ``seat`` is to act."""
+    while True:
+        session = room.session
+        assert session is not None and not session.game.is_over
+        if session.game.to_act == seat:
+            return
+        if session.game.to_act == 0:
+            await ann_move(hub, room, ann)
+        else:
+            await asyncio.sleep(0.005)
+
+
+async def ann_move(hub: Hub, room: Room, ann: Connection) -> None:
+    assert room.session is not None
+    action = room.session.view(0).legal[0]
+    await hub.receive(ann, Act(type="act", version=room.version, action=str(action)))
+
+
+def test_an_away_player_is_stood_in_for_only_after_the_limit_on_their_own_turns(tmp_path: Path) -> None:
+    clock = Clock()
+
+    async def main() -> None:
+        hub = Hub(Store(database_url(str(tmp_path / "away.db"))), clock=clock, pace=0)
+        room, token, _ = await hub.create("Ann", "classic", {}, None, ["me", "open", "easy"], away_seconds=5)
+        ann, ann_got = listener()
+        bob, bob_got = listener()
+        await hub.receive(ann, Hello(type="hello", room=room.code, token=token))
+        await hub.receive(bob, Hello(type="hello", room=room.code, token=None))
+        await hub.receive(bob, Sit(type="sit", seat=1, name="Bob"))
+        bob_token = next(m["token"] for m in bob_got if m.get("type") == "welcome" and m.get("token"))
+        await hub.receive(ann, Start(type="start", version=room.version))
+        session = room.session
+        assert session is not None
+
+        # Bob leaves while Ann plays: a long think of Ann's does not count against him.
+        await to_turn(hub, room, 0, ann)
+        await hub.disconnect(bob)
+        clock.now += 500
+        await ann_move(hub, room, ann)
+        await settle(lambda: session.game.to_act == 1)
+        await asyncio.sleep(1.2)
+        assert not room.seats[1].stand_in and session.game.to_act == 1
+
+        # On his own turn the countdown runs: at 3 of 5 seconds nothing; past 5 a computer plays for him.
+        clock.now += 3
+        await asyncio.sleep(1.2)
+        assert not room.seats[1].stand_in and session.game.to_act == 1
+        clock.now += 3
+        await settle(lambda: session.game.to_act != 1)
+        assert room.seats[1].stand_in
+        last = [m for m in ann_got if m["type"] == "state"][-1]
+        assert last["room"]["seats"][1]["stand_in"] is True
+
+        # He comes back (twice, harmlessly): his seat is his again, the countdown starts afresh.
+        for _ in range(2):
+            back, _ = listener()
+            await hub.receive(back, Hello(type="hello", room=room.code, token=bob_token))
+        assert not room.seats[1].stand_in and room.seats[1].away == 0.0
+        await to_turn(hub, room, 1, ann)
+        await asyncio.sleep(1.2)
+        assert session.game.to_act == 1  # waiting for Bob himself
+        await hub.close()
+
+    asyncio.run(main())
