@@ -94,6 +94,11 @@ def log_text(screen: TableScreen) -> str:
     return "\n".join(line.text for line in screen.query_one(GameLog).lines)
 
 
+def log_words(screen: TableScreen) -> str:
+    """The narration as one text, its lines unwrapped."""
+    return " ".join(log_text(screen).split())
+
+
 def message(screen: TableScreen) -> str:
     return str(screen.query_one("#message").render())
 
@@ -183,7 +188,7 @@ def test_plain_plays_a_whole_game_from_standard_input():
     assert result.exit_code == 0, result.output
     out = result.stdout
     assert "Moves:" in out and "  1. " in out
-    assert "Round 1 over" in out and "Next: round 2, 1 card each" in out
+    assert "Round 1 over" in out and "Round 2 of 2: " in out and " deals 1 card each." in out
     assert "Game over:" in out and "Final totals after 2 rounds (lowest wins):" in out
     assert "Bram (normal)" in out
 
@@ -202,7 +207,7 @@ def test_plain_explains_a_refused_move_and_accepts_card_and_suit_texts():
     text = out.getvalue()
     assert "Not allowed: '9Z' is not an action" in text
     assert "Not allowed: 2C does not match" in text
-    assert "You play 8♥." in text and "You name spades ♠." in text
+    assert "You play 8♥ — an 8 is wild" in text and "You name spades ♠." in text
     assert game.hands[0] == [Card("2C"), Card("3C"), Card("4C"), Card("5C")]
 
 
@@ -386,7 +391,7 @@ def test_d3_a_suit_is_named_in_the_dialog_after_an_8():
         await until(pilot, lambda: any(isinstance(e, SuitNamed) for e in game.log))
         named = next(e for e in game.log if isinstance(e, SuitNamed))
         assert named.seat == 0 and named.suit == Suit.SPADES
-        assert "You name spades ♠." in log_text(screen)
+        assert "You play 8♥ and name spades ♠ — an 8 is wild" in log_words(screen)
 
     run_app(app, script)
 
@@ -664,7 +669,7 @@ def test_hot_seat_hides_the_hands_between_people():
         await take_device(pilot)
         await until(pilot, lambda: screen.viewer == 0 and human_turn(app))
         await pilot.press("d")  # Player 1 draws K♥, then plays 9♠
-        assert "Player 1 draws 1 card (K♥)." in log_text(screen)
+        assert "Player 1 draws 1 card (K♥) — " in log_words(screen)
         await pilot.press("enter")
         await until(pilot, lambda: pass_screen_up(app))
         assert screen.query_one(HandView).hidden
@@ -672,8 +677,8 @@ def test_hot_seat_hides_the_hands_between_people():
         await until(pilot, lambda: isinstance(app.screen, TableScreen) and screen.viewer == 1)
         hand = screen.query_one(HandView)
         assert not hand.hidden and set(hand.cards) == set(game.hands[1])
-        text = log_text(screen)
-        assert "Player 1 draws 1 card." in text and "K♥" not in text
+        text = log_words(screen)
+        assert "Player 1 draws 1 card — " in text and "K♥" not in text
 
     run_app(app, script)
 
@@ -890,7 +895,7 @@ def test_the_log_keeps_its_latest_line_in_sight_when_a_refusal_is_shown():
         await pilot.pause()
         assert "Not allowed: 9♠ does not follow 3♣" in message(screen)
         assert log.max_scroll_y > 0 and log.scroll_y == log.max_scroll_y
-        assert "You must follow 3♣" in log.lines[-1].text
+        assert "You play 3♣ and must follow it." in log.lines[-1].text
 
     run_app(app, script, size=(80, 24))
 
@@ -903,7 +908,7 @@ def test_clicking_the_stock_draws():
         await pilot.click(PileView, offset=(3, 2))  # the stock's count
         await pilot.pause()
         assert game.hands[0][-1] == Card("KS")
-        assert "You draw 1 card (K♠)." in log_text(table(app))
+        assert "You draw 1 card (K♠) — " in log_words(table(app))
 
     run_app(app, script)
 

@@ -13,15 +13,14 @@ from collections.abc import Sequence
 from typing import TextIO
 
 from eights.describe import describe_text
-from eights.engine import ActionError, Event, IllegalAction, redact
-from eights.engine.events import GameOver, RoundOver, RoundStarted
+from eights.engine import ActionError, Event, IllegalAction
 from eights.table.narrate import (
+    Line,
+    Narrator,
     action_words,
-    event_words,
-    hint_words,
     parse_move,
+    prompt_words,
     result_lines,
-    round_lines,
     state_lines,
 )
 from eights.table.session import Session
@@ -42,25 +41,29 @@ class PlainGame:
         #: Whose hidden cards the narration may show: the lone person's (in hot-seat, no one's).
         self.viewer = humans[0] if len(humans) == 1 else None
         self.last_human: int | None = None
+        #: The narration: groups repeats and explains each rule the first time it acts.
+        self.narrator = Narrator(session.rules, session.names, self.viewer)
+        self._blank = True
 
     def say(self, line: str = "") -> None:
+        if not line and self._blank:
+            return  # one blank line at a time
+        self._blank = not line
         self.out.write(line + "\n")
         self.out.flush()
 
+    def tell(self, lines: Sequence[Line]) -> None:
+        for line in lines:
+            if line.kind != "game_over":  # the result follows
+                self.say(line.text)
+
     def narrate(self, events: Sequence[Event]) -> None:
-        names = self.session.names
-        scored = self.session.rules.score_keeping
-        for i, event in enumerate(events):
-            if isinstance(event, RoundOver):
-                following = next((e for e in events[i + 1 :] if isinstance(e, RoundStarted)), None)
-                self.say()
-                for line in round_lines(event, names, following, scored):
-                    self.say(line)
-                self.say()
-            elif isinstance(event, GameOver):
-                continue  # the result follows
-            else:
-                self.say(event_words(redact(event, self.viewer), names))
+        """What happened, as the narration's complete lines (the last may wait for more)."""
+        self.tell(self.narrator.feed(events))
+
+    def flush(self) -> None:
+        """Everything that happened, before a person is asked to move or the game ends."""
+        self.tell(self.narrator.flush())
 
     def run(self) -> int:
         """Play to the end, or until the input ends or the person quits. Returns the exit status (0)."""
@@ -78,9 +81,11 @@ class PlainGame:
             if not session.is_human(seat):
                 self.narrate(session.bot_move())
                 continue
+            self.flush()
             if not self.turn(seat):
                 self.say(f"Goodbye: {self.saved_words()}")
                 return 0
+        self.flush()
         self.say()
         for line in result_lines(session):
             self.say(line)
@@ -144,6 +149,7 @@ class PlainGame:
                 for number, action in enumerate(view.legal, 1):
                     self.say(f"  {number}. {action_words(action, view, names)}  [{action}]")
                 shown = True
+            self.say(prompt_words(view, names, keys=False))
             self.say(f"{names[seat]}, your move:")
             line = self.inp.readline()
             if not line:
@@ -164,7 +170,7 @@ class PlainGame:
                 self.say(HELP)
                 continue
             if command in ("hint", "h"):
-                self.say(hint_words(session.hint(seat), view, names))
+                self.say(self.narrator.hint_words(session.hint(seat), view))
                 continue
             try:
                 action = parse_move(text, view.legal)

@@ -13,17 +13,19 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
+from textual.geometry import Size
 from textual.message import Message
 from textual.reactive import reactive
 from textual.screen import Screen
 from textual.widgets import Footer, Header, Static
 
-from eights.engine import Action, IllegalAction, Play, View, redact
+from eights.engine import Action, IllegalAction, Play, View
 from eights.engine.actions import PLAY
 from eights.engine.events import RoundOver, RoundStarted
 from eights.table.narrate import (
-    count_words,
-    event_words,
+    Line,
+    Narrator,
+    header_words,
     hint_words,
     pretty_cards,
     prompt_words,
@@ -37,6 +39,28 @@ from eights.tui.screens.round_end import RoundEndScreen
 from eights.tui.screens.rules import RulesScreen
 from eights.tui.style import styled
 from eights.tui.widgets import NUMBER_KEYS, GameLog, HandView, PileView, SeatsPanel, StatusPanel
+
+#: The header's columns beside its title: Textual's icon (8) on the left and the clock's space (10)
+#: on the right; and the width assumed before the screen has its size.
+HEADER_CHROME = 18
+HEADER_WIDTH = 80
+
+
+def line_text(line: Line) -> Text:
+    """A narration line, styled by its kind."""
+    if line.kind == "deal":
+        return Text(line.text, style="bold cyan")
+    if line.kind in ("round_over", "game_over"):
+        return Text(line.text, style="bold")
+    return styled(line.text)
+
+
+def drop_last_lines(log: GameLog, start: int) -> None:
+    """Take the log's lines from ``start`` on away (an open narration line about to be rewritten)."""
+    del log.lines[start:]
+    log.virtual_size = Size(log.virtual_size.width, len(log.lines))
+    log.notify_style_update()  # RichLog keeps rendered lines by position: forget them
+    log.refresh()
 
 
 class TableScreen(Screen[None]):
@@ -73,6 +97,10 @@ class TableScreen(Screen[None]):
         # Hot-seat starts hidden: the first person to act is called to the device.
         self.set_reactive(TableScreen.viewer, humans[0] if len(humans) == 1 else None)
         self._narrated = 0
+        #: The narration for the current viewer, and where its open last line starts in the log
+        #: (None: no open line shown; -1: it was written before the log knew its size).
+        self._narrator: Narrator | None = None
+        self._tail: int | None = None
         self._bot_pending = False
         #: A round-end, pass-device or match-end screen is up: play resumes when it closes.
         self._waiting = False
@@ -114,12 +142,15 @@ class TableScreen(Screen[None]):
         self.advance()
 
     def on_resize(self) -> None:
+        self.update_titles()
         self.call_after_refresh(self.renarrate)
 
     def renarrate(self) -> None:
         """Write the whole narration again (a new width, or a new person at the device)."""
         self.query_one(GameLog).clear()
         self._narrated = 0
+        self._narrator = None
+        self._tail = None
         self.narrate()
 
     # ----- drawing from the view ------------------------------------------------------------------
@@ -157,30 +188,31 @@ class TableScreen(Screen[None]):
 
     def update_titles(self, view: View | None = None) -> None:
         view = view or self.current_view()
-        rules = self.session.rules
-        rounds = f" of {view.rounds}" if view.rounds else ""
-        speed = self.session.speed
-        self.title = rules.title
-        self.sub_title = (
-            f"round {view.round}{rounds} · {count_words(view.hand_size, 'card')} each · "
-            f"seed {self.session.game.seed} · speed {SPEED_WORDS[speed]}"
-        )
+        width = self.size.width or HEADER_WIDTH
+        self.title, self.sub_title = header_words(self.session, view, max(1, width - HEADER_CHROME))
 
     def narrate(self) -> None:
-        """Write the events not yet shown, as the viewer may see them."""
+        """Write the events not yet shown, as the viewer may see them: the narration's complete
+        lines, then its open last line (a player's draws so far), rewritten as it grows."""
+        if self._tail == -1:
+            self.renarrate()  # the open line went in before the log had its size: start again
+            return
         log = self.query_one(GameLog)
         events = self.session.game.log or []
-        names = self.session.names
-        for event in events[self._narrated :]:
-            seen = redact(event, self.viewer)
-            if isinstance(seen, RoundStarted):
-                log.write(Text(""))
-                log.write(Text(event_words(seen, names), style="bold cyan"))
-            elif isinstance(seen, RoundOver):
-                log.write(Text(event_words(seen, names), style="bold"))
-            else:
-                log.write(styled(event_words(seen, names)))
+        if self._narrator is None:
+            self._narrator = Narrator(self.session.rules, self.session.names, self.viewer)
+        lines = self._narrator.feed(events[self._narrated :])
         self._narrated = len(events)
+        if self._tail is not None:
+            drop_last_lines(log, self._tail)
+            self._tail = None
+        for line in lines:
+            log.write(line_text(line))
+        open_line = self._narrator.pending
+        if open_line is not None:
+            start = len(log.lines)
+            log.write(line_text(open_line))
+            self._tail = start if len(log.lines) > start else -1
 
     def watch_viewer(self) -> None:
         # Another person took the device: the narration as they may see it, no one else's messages.
@@ -405,7 +437,8 @@ class TableScreen(Screen[None]):
             self.say("A hint is for your own turn.")
             return
         hint = self.session.hint(self.viewer)
-        self.say(hint_words(hint, view, self.session.names))
+        narrator = self._narrator  # it remembers the last hint's reason, not to repeat it
+        self.say(narrator.hint_words(hint, view) if narrator else hint_words(hint, view, self.session.names))
         if isinstance(hint.action, Play):
             hand = self.query_one(HandView)
             if hint.action.card in hand.cards:
