@@ -166,7 +166,7 @@ def hint_words(hint: Hint, view: View, names: tuple[str, ...]) -> str:
     """``Hint: play 8♥ and go out``: the move, and why (the reason may already name the move)."""
     words = action_words(hint.action, view, names)
     reason = hint.reason.strip().rstrip(".")
-    if reason.split(" ", 1)[0] == words.split(" ", 1)[0]:
+    if reason.split(" ", 1)[0].rstrip(":") == words.split(" ", 1)[0]:
         return f"Hint: {reason}."
     return f"Hint: {words} ({reason})." if reason else f"Hint: {words}."
 
@@ -197,6 +197,8 @@ def duty_lines(view: View, names: tuple[str, ...]) -> list[str]:
     """Everything pending on the table: a chain, a follow-me duty, a waiting 3, a run, the Guarantee Joker."""
     lines = []
     turn = names[view.turn]
+    if turn == YOU:
+        turn = "you"  # within a sentence
     if view.chain:
         lines.append(f"Chain of 2s pending: {turn} must play a 2 or draw {count_words(view.chain, 'card')}.")
     if view.follow_rank is not None:
@@ -456,7 +458,11 @@ _IRREGULAR = {"is": "are", "has": "have", "does": "do"}
 
 
 def you_verb(verb: str) -> str:
-    """The form of a third-person verb after "You": ``plays`` -> ``play``, ``buries`` -> ``bury``."""
+    """The form of a third-person verb after "You": ``plays`` -> ``play``, ``buries`` -> ``bury``,
+    ``is skipped`` -> ``are skipped`` (only the first word changes)."""
+    if " " in verb:
+        first, rest = verb.split(" ", 1)
+        return f"{you_verb(first)} {rest}"
     if verb in _YOU_VERBS:
         return _YOU_VERBS[verb]
     if verb in _IRREGULAR:
@@ -597,8 +603,10 @@ class Narrator:
         return f"{name if start else 'you'} {you_verb(verb)}"
 
     def group(self, seats: Sequence[int], verb: str, plural: str, start: bool = True) -> str:
-        """``Ada is skipped``, ``Ada and you are skipped``."""
+        """``Ada is skipped``, ``Ada and you are skipped``; the lone person takes ``plural`` too."""
         if len(seats) == 1:
+            if self.names[seats[0]] == YOU:
+                return f"{YOU if start else 'you'} {plural}"
             return self.says(seats[0], verb, start)
         words = [self.names[seats[0]] if start else self.obj(seats[0]), *(self.obj(s) for s in seats[1:])]
         return f"{and_list(words)} {plural}"
@@ -685,7 +693,8 @@ class Narrator:
             elif kind == "follow":
                 wild = " or ".join(_article(pattern_words(p)) for p, e in self.rules.effects if "wild" in _kinds(e))
                 phrases.append(
-                    "is a follow-me card: its player may lay more of its rank, then must lay a card of its suit"
+                    "is a follow-me card: its player may lay more of its rank, then must lay a card of the top card's "
+                    "suit"
                     + (f" or {wild}" if wild else "")
                     + "; a player with none draws a card and plays it if it follows"
                 )
@@ -854,6 +863,12 @@ class Narrator:
             text = f"Round {event.round}{of}: {self.says(event.dealer, 'deals')} {each} each"
             into: list[str] = []
             self.explain("goal", self.goal_rule(), True, into)
+            pack = self.rules.pack_words(self.players)
+            if pack != "one pack of 52 cards":
+                twice = self.rules.packs_for(self.players) > 1 or self.rules.expanded_for(self.players)
+                self.explain(
+                    "pack", f"the pack: {pack}" + (", so a card may appear twice" if twice else ""), True, into
+                )
             self.emit(text + rule_words(into) + ".", "deal")
         elif isinstance(event, StarterTurned):
             self._open = _Starter(self, event.card)
@@ -973,6 +988,18 @@ class _Play(_Open):
         self.cancelled = False
         self.rules: list[tuple[str, str]] = []
         self.expect(n)
+        top = n.last_card
+        same = [parse_rank_or_none(r) for r in n.rules.same_number]
+        differ = top is not None and top.rank != card.rank and top.suit != card.suit
+        if differ and not after and top is not None and top.rank in same and card.rank in same:
+            words = [pattern_words(r) for r in n.rules.same_number]
+            self.rules.append(
+                (
+                    "same_number",
+                    f"{and_list(words)} count as the same number: any {words[0]} plays on any {words[1]} and the "
+                    "other way round",
+                )
+            )
 
     def expect(self, n: Narrator) -> None:
         """How many of each event the card's effects can bring (stacked cards act once each)."""
@@ -1071,7 +1098,7 @@ class _Play(_Open):
             who = "you" if n.names[event.seat] == YOU else n.names[event.seat]
             self.parts.append(f"four in a row! Everyone, starting with {who}, buries a card under the discard pile")
             together = and_list([pattern_words(r) for r in n.rules.same_number])
-            same = f", {together} counting as one," if len(n.rules.same_number) > 1 else ""
+            same = f" ({together} counting as one)" if len(n.rules.same_number) > 1 else ""
             self.rules.append(
                 (
                     "four",
@@ -1326,10 +1353,7 @@ class _Passes(_Open):
                 into,
             )
         else:
-            one = len(self.seats) == 1 and n.names[self.seats[0]] != YOU
             text = n.group(self.seats, "cannot play or draw, and passes", "cannot play or draw, and pass")
-            if not one and len(self.seats) == 1:
-                text = "You cannot play or draw, and pass"
             n.explain("pass", n.pass_rule(), final, into)
         return text + rule_words(into) + "."
 
