@@ -441,3 +441,16 @@ def test_the_committed_transcripts_are_what_the_script_makes_today(preset):
         f"{path} is stale: run scripts/transcripts.py and commit it"
     )
     assert script.transcript(preset) == watched(preset)
+
+
+def test_a_drawn_card_that_does_not_play_a_kept_one_and_a_queen_without_jacks_are_said():
+    assert "Bram draws 1 card and cannot play it — a player who cannot play draws one card" in watched("action")
+    assert "Cleo draws 1 card and cannot follow with it." in watched("derange")
+    assert "Dev plays Q♠: nobody holds a jack." in watched("baby-eating")
+    game = scripted("action", hands=["5C 9H 3D", "9D 9S 2H", "4C 4D 4H"], starter="7S", stock="KS QH JD", dealer=2)
+    act(game, (0, "draw"), (0, "pass"))
+    assert narrated(game)[2:] == [
+        "Ada draws 1 card — a player who cannot play draws one card, and may play it if it matches; otherwise the "
+        "turn ends.",
+        "Ada keeps the drawn card and passes.",
+    ]

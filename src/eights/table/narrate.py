@@ -822,6 +822,8 @@ class Narrator:
         if said is not None and said.absorb(event, self):
             self._after(event)
             return
+        if said is not None:
+            said.followed_by(event, self)
         if isinstance(event, RoundOver):
             self._close(out=event.reason == "out")
             self._round_over(event)
@@ -882,7 +884,8 @@ class Narrator:
             if event.seat == self.extra_seat:
                 self.emit(f"{self.says(event.seat, 'plays')} no extra card.")
             elif isinstance(prev, CardsDrawn) and prev.seat == event.seat and self.rules.draw == "one_may_play":
-                self.emit(f"{self.says(event.seat, 'keeps')} the drawn card and {self.says(event.seat, 'passes')}.")
+                pass_verb = "pass" if self.names[event.seat] == YOU else "passes"
+                self.emit(f"{self.says(event.seat, 'keeps')} the drawn card and {pass_verb}.")
             elif isinstance(prev, FollowMe) and prev.seat == event.seat:
                 self.emit(f"{self.says(event.seat, 'has')} nothing to follow with and nothing to draw: the turn ends.")
             else:
@@ -960,6 +963,9 @@ class _Open:
 
     def absorb(self, event: Event, n: Narrator) -> bool:
         return False
+
+    def followed_by(self, event: Event, n: Narrator) -> None:
+        """The first event that does not belong to the line: what it shows of the line's end."""
 
     def render(self, n: Narrator, final: bool) -> str:
         raise NotImplementedError
@@ -1138,6 +1144,11 @@ class _Play(_Open):
             return False
         return True
 
+    def followed_by(self, event: Event, n: Narrator) -> None:
+        queen = "jack_drop" in _kinds(self.effects) and not (self.cancelled or self.after) and self.four
+        if queen and not isinstance(event, JackDropped | RoundOver | FourInARow):
+            self.parts.append("nobody holds a jack")
+
     def expect_nothing(self) -> None:
         self.skips = self.draws = self.reverses = self.suit = self.chain = self.chain_out = 0
         self.follow = self.choose = self.swap = self.suicide = 0
@@ -1310,6 +1321,13 @@ class _Draws(_Open):
         self.count = event.count
         self.cards: list[Card] = list(event.cards or ())
         self.following = following
+        #: The turn went on to someone else: the card drawn to follow, or to play at once, did not play.
+        self.unplayed = False
+
+    def followed_by(self, event: Event, n: Narrator) -> None:
+        mine = isinstance(event, CardPlayed | Passed) and event.seat == self.seat
+        if not mine and (self.following or n.rules.draw == "one_may_play"):
+            self.unplayed = True
 
     def absorb(self, event: Event, n: Narrator) -> bool:
         if isinstance(event, CardsDrawn) and event.reason == "draw" and event.seat == self.seat:
@@ -1320,6 +1338,8 @@ class _Draws(_Open):
 
     def render(self, n: Narrator, final: bool) -> str:
         text = f"{n.says(self.seat, 'draws')} {count_words(self.count, 'card')}{n.cards(self.cards)}"
+        if self.unplayed:
+            text += f" and cannot {'follow with' if self.following else 'play'} it"
         into: list[str] = []
         if not self.following:
             n.explain("draw", n.draw_rule(), final, into)
