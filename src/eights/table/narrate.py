@@ -1,7 +1,12 @@
-"""Words for the table, shared by every front end: the state a seat sees, its moves, what
-happened, a round's end and the result. Everything is read from a ``View`` or from events
-(``event.words(names)``); nothing here decides a rule, and nothing here draws: colours
-belong to the front ends.
+"""Words for the table, shared by every front end: the state a seat sees, its moves and what
+it is asked (``prompt_words``, with or without the terminal's keys), the header, what
+happened, a round's end and the result. Everything is read from a ``View``, the rule set or
+events; nothing here decides a rule, and nothing here draws: colours belong to the front ends.
+
+What happened is told by a ``Narrator``, one per seat (or spectator) and front end: it groups
+repeats (one player's draws in a row are one line), ties each card to what it did and says
+each rule in one short clause the first time it acts in the match. ``event_words`` still
+gives the engine's own sentence for a single event.
 """
 
 from __future__ import annotations
