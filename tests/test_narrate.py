@@ -454,3 +454,12 @@ def test_a_drawn_card_that_does_not_play_a_kept_one_and_a_queen_without_jacks_ar
         "turn ends.",
         "Ada keeps the drawn card and passes.",
     ]
+
+
+def test_a_team_round_says_who_went_out_and_that_the_team_wins():
+    game = scripted(
+        "baby-eating", hands=["9C", "9D", "4C", "5S"], starter="9H", stock="KS QH JD 7C 7D", dealer=3, teams=True
+    )
+    act(game, (0, "play 9C"))
+    assert "Round 1 over: Ada went out, so Ada and Cleo win as a team." in narrated(game)
+    assert "Round 1 over: You went out, so you and Cleo win as a team." in narrated(game, viewer=0)

@@ -395,6 +395,11 @@ def round_lines(event: RoundOver, names: tuple[str, ...], next_round: RoundStart
 
 def event_words_round(event: RoundOver, names: tuple[str, ...]) -> str:
     who = " and ".join(names[s] for s in event.winners) or "nobody"
+    out = [s for s in event.winners if not event.hands[s]]
+    if event.reason == "out" and len(event.winners) > 1 and len(out) == 1:
+        # Teams: one ally went out, and the team wins.
+        team = " and ".join("you" if names[s] == YOU else names[s] for s in event.winners)
+        return fix_you(f"Round {event.round} over: {names[out[0]]} went out, so {team} win as a team.")
     how = {"out": "went out", "blocked": "won the blocked round", "cap": "won a round stopped by the safety cap"}
     return fix_you(f"Round {event.round} over: {who} {how[event.reason]}.")
 
