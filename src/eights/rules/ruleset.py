@@ -125,6 +125,8 @@ class RuleSet:
     #: Safety cap: a round still running after this many actions ends, reason "action cap".
     max_actions: int = 10000
     notes: tuple[str, ...] = field(default=(), compare=False)
+    #: The options a new-game screen shows first for these rules (the rest under "more options").
+    shown_options: tuple[str, ...] = field(default=(), compare=False)
 
     # ----- derived values -------------------------------------------------
 
@@ -364,7 +366,7 @@ class RuleSet:
                     f"unknown option {given.strip()!r}{_did_you_mean(key, option_names())}; "
                     f"valid options: {', '.join(option_names())}"
                 )
-            if key in ("effects", "score_values", "seats", "notes"):
+            if key in ("effects", "score_values", "seats", "notes", "shown_options"):
                 raise RulesError(f"{key} is a table: change it in a rules file (see `eights rules --save`)")
             data[key] = _option_value(key, text)
         return RuleSet.from_dict(data)
@@ -442,7 +444,7 @@ class RuleSet:
         base = load_preset(base).name if base is not None else self.closest_preset()
         texts = []
         for name in self._changed_fields(base):
-            if name in ("name", "title", "source", "notes"):
+            if name in ("name", "title", "source", "notes", "shown_options"):
                 continue
             value = getattr(self, name)
             if name in _TABLES or name == "seats":
@@ -477,6 +479,9 @@ class RuleSet:
         def bad(name: str, valid: str) -> RulesError:
             return RulesError(f"{name}: {_shown(self.to_dict()[name])} is not valid; valid: {valid}")
 
+        unknown = [name for name in self.shown_options if name not in option_names()]
+        if unknown:
+            raise bad("shown_options", f"names of options ({', '.join(option_names())})")
         if not self.seats:
             raise bad("seats", "at least one [packs, fewest players, most players] row")
         for row in self.seats:
@@ -573,7 +578,7 @@ _TABLES = ("effects", "score_values")
 #: Text rules whose values are words from a fixed list: read in any case.
 _WORDS = ("draw", "scoring", "expanded_deck")
 #: What a file without a ``base`` must give: every rule that changes play (not its name and notes).
-_PLAY_FIELDS = tuple(name for name in _FIELDS if name not in ("name", "title", "source", "notes"))
+_PLAY_FIELDS = tuple(name for name in _FIELDS if name not in ("name", "title", "source", "notes", "shown_options"))
 _SHORT = reprlib.Repr()
 _SHORT.maxlevel, _SHORT.maxstring, _SHORT.maxother, _SHORT.maxlong = 2, 40, 40, 40
 
@@ -594,7 +599,7 @@ def _unknown_rule(key: str) -> str:
 
 def option_names() -> list[str]:
     """The fields that ``--option KEY=VALUE`` may set."""
-    return [name for name in _FIELDS if name not in ("effects", "score_values", "seats", "notes")]
+    return [name for name in _FIELDS if name not in ("effects", "score_values", "seats", "notes", "shown_options")]
 
 
 def parse_option_list(options: list[str]) -> dict[str, str]:

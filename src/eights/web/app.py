@@ -70,8 +70,7 @@ def option_text(value: Any) -> str:
 
 def option_space(rules: RuleSet) -> list[dict[str, Any]]:
     """Every option a house may change, from the rule set's own fields: kind, value and choices; the
-    ones the preset itself sets come first (``main``)."""
-    plain = RuleSet()
+    ones the rules show first (``main``) lead, in their order."""
     kinds = {f.name: f.type for f in fields(RuleSet)}
     out = []
     for key in option_names():
@@ -90,9 +89,10 @@ def option_space(rules: RuleSet) -> list[dict[str, Any]]:
             entry["kind"] = "list"
         else:
             entry["kind"] = "text"
-        entry["main"] = value != getattr(plain, key) and entry["kind"] in ("bool", "int", "choice")
+        entry["main"] = key in rules.shown_options
         out.append(entry)
-    out.sort(key=lambda e: not e["main"])
+    order = {key: index for index, key in enumerate(rules.shown_options)}
+    out.sort(key=lambda e: order.get(e["key"], len(order)))
     return out
 
 

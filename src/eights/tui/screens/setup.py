@@ -19,14 +19,6 @@ from eights.rules import PRESETS, RulesError, RuleSet, load_preset, option_names
 from eights.table.session import HUMAN, SPEED_WORDS, SPEEDS, PlayConfig, UsageError, parse_names
 from eights.tui.screens.rules import RulesScreen
 
-#: The main options shown for each preset (others go in "More options").
-PRESET_OPTIONS = {
-    "classic": ("deal", "deal_two_players", "target"),
-    "action": ("packs", "stacking", "score_keeping", "target"),
-    "race": ("deal", "deal_two_players", "target_per_player"),
-    "derange": ("packs", "short_rounds", "rounds"),
-    "baby-eating": ("expanded_deck", "teams"),
-}
 OPTION_LABELS = {
     "packs": "Packs",
     "deal": "Cards dealt",
@@ -169,7 +161,7 @@ class SetupScreen(Screen[None]):
         if self.defaults is None or self.defaults.rules.name != self.preset:
             return ""
         rules, base = self.defaults.rules, load_preset(self.preset)
-        shown = PRESET_OPTIONS.get(self.preset, ())
+        shown = rules.shown_options
         return " ".join(
             f"{field}={option_text(rules, field)}"
             for field in option_names()
@@ -222,7 +214,7 @@ class SetupScreen(Screen[None]):
         option_rows = self.query_one("#option-rows", Vertical)
         await option_rows.remove_children()
         rows = []
-        for field in PRESET_OPTIONS.get(self.preset, ()):
+        for field in rules.shown_options:
             widget_id = f"opt-{field}-{generation}"
             value = getattr(rules, field)
             widget: Any
@@ -281,7 +273,7 @@ class SetupScreen(Screen[None]):
         self.remember_seats()
         base = rules = load_preset(self.preset)
         options = []
-        for field in PRESET_OPTIONS.get(self.preset, ()):
+        for field in rules.shown_options:
             widget = self.query_one(f"#opt-{field}-{self._generation}")
             if isinstance(widget, Select):
                 text = str(widget.value)
