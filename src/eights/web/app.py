@@ -151,7 +151,7 @@ def create_app(store: Store, *, pace: float = 0.7, pool: BotPool | None = None, 
 
     app = FastAPI(title="eights", lifespan=lifespan, docs_url=None, redoc_url=None)
     app.state.hub = hub
-    app.mount("/static", StaticFiles(directory=str(STATIC)), name="static")
+    app.mount("/static", StaticFiles(directory=str(STATIC), check_dir=False), name="static")
 
     def page() -> FileResponse:
         return FileResponse(str(STATIC / "index.html"), media_type="text/html")
