@@ -1,0 +1,333 @@
+"""The cost of saving every action of a match in the match store, on SQLite and PostgreSQL.
+
+Run from the repository root::
+
+    python bench/store.py                          # every part, both backends, JSON on stdout (about a minute)
+    python bench/store.py --no-postgres            # SQLite only
+    python bench/store.py --postgres postgresql://me@localhost/eights_bench
+    python bench/store.py --games 10 --repeat 5 --presets classic,derange
+
+PostgreSQL is a throwaway cluster (``tests/postgres.py``: Debian's server programs, a
+temporary folder, a Unix socket, ``fsync=on``) unless ``--postgres URL`` names a server
+(its schema is brought up to date, and the matches the bench saves there are deleted at
+the end) or ``--no-postgres`` skips it; when no cluster can be made the report says
+``"postgresql": null`` with the reason, and still gives SQLite's numbers. SQLite is a file
+in a temporary folder, as the store opens it (WAL mode, ``synchronous=NORMAL``).
+
+The matches: for each preset (``--presets``, default every one), ``--games`` matches (default
+4) of 4 computer players, ``eights.table.build_config(preset, players=4, bots=level,
+humans=0, seed=s)``, the seeds ``--seed`` (default 0) + 0, 1, ... Each seat's bot is the
+one ``Session`` makes (``make_bot(level, bot_seed(seed, seat))``), so a seed gives the same
+match every time, saved or not.
+
+What is measured (``time.perf_counter``).
+
+(1) ``apply``: the engine's checked door, ``game.play(action, seat=seat)``, in microseconds per
+action, over the matches with ``easy`` bots. The seat's view (``view(game, seat)``) and the
+bot's choice (``bot.choose(view)``) are made off the apply clock; the choice is timed apart
+and reported as ``choose_us``.
+
+(2) ``save``, per backend: the same ``easy`` matches started by ``Store.start(config)``; after
+each ``game.play`` the session's ``Recorder.applied(game, action, events)`` (one committed
+row per action, plus a row at a round's end and the result at the match's end, in the same
+transaction) is timed alone. Per action: median, p90 and p99 (linear interpolation between
+order statistics, numpy's default), mean and max, in microseconds; ``start_ms`` is the median
+time of ``Store.start`` (the match's row and its seats). One match is saved first, untimed,
+so the connection and SQLAlchemy's statement cache are warm.
+
+(3) ``match``, per backend and per bot level (``normal``, the level people play against by
+default, and ``easy``): each match played whole through a ``Session`` by its computers
+(``session.bot_move()`` until the game is over), unsaved (``Session(config)``) and saved
+(``Store.start(config)``, which the time includes). Each match is played ``--repeat`` times
+(default 3) each way, alternating, and its fastest time each way is kept (the least disturbed
+by the machine's other load); ``unsaved_seconds`` and ``saved_seconds`` are the sums over the
+matches, ``ratio`` is saved / unsaved. The goal: saving slows a computer-only match by no
+more than 10% (``ratio <= 1.10``) with ``normal`` bots. With ``easy`` bots (a random player
+takes next to no time) saving dominates; that ratio is reported for honesty.
+``same_outcomes`` checks that each saved match ended as its unsaved twin.
+
+The machine's other load shows in every number: compare runs made side by side.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+try:
+    from eights.bots import make_bot
+    from eights.engine import Game, view
+    from eights.rules import PRESETS
+    from eights.simulate import bot_seed
+    from eights.store import Store, StoreError, database_url
+    from eights.table import Session, build_config
+except ImportError:  # run from a checkout without the package installed
+    sys.path.insert(0, str(ROOT / "src"))
+    from eights.bots import make_bot
+    from eights.engine import Game, view
+    from eights.rules import PRESETS
+    from eights.simulate import bot_seed
+    from eights.store import Store, StoreError, database_url
+    from eights.table import Session, build_config
+
+PLAYERS = 4
+LEVELS = ("normal", "easy")
+
+
+def progress(text: str) -> None:
+    print(text, file=sys.stderr, flush=True)
+
+
+def percentile(ordered: list[float], q: float) -> float:
+    """The ``q`` quantile (0..1) of sorted values, interpolating linearly between order statistics."""
+    place = q * (len(ordered) - 1)
+    low = int(place)
+    high = min(low + 1, len(ordered) - 1)
+    return ordered[low] + (ordered[high] - ordered[low]) * (place - low)
+
+
+def spread_us(seconds: list[float]) -> dict[str, float | int]:
+    """Median, p90, p99, mean and max of durations, in microseconds."""
+    ordered = sorted(s * 1e6 for s in seconds)
+    return {
+        "count": len(ordered),
+        "median_us": round(percentile(ordered, 0.5), 1),
+        "p90_us": round(percentile(ordered, 0.9), 1),
+        "p99_us": round(percentile(ordered, 0.99), 1),
+        "mean_us": round(statistics.fmean(ordered), 1),
+        "max_us": round(ordered[-1], 1),
+    }
+
+
+def matches(presets: list[str], games: int, seed: int) -> list[tuple[str, int]]:
+    return [(preset, seed + i) for preset in presets for i in range(games)]
+
+
+# ----- (1) the engine's checked door -----------------------------------------------------------
+
+
+def bench_apply(plan: list[tuple[str, int]]) -> dict[str, Any]:
+    """``game.play`` per action over ``easy`` matches, the bots' choosing timed apart."""
+    applying: dict[str, list[float]] = {}
+    choosing: dict[str, list[float]] = {}
+    for preset, seed in plan:
+        config = build_config(preset, players=PLAYERS, bots="easy", humans=0, seed=seed)
+        game = Game(config.rules, config.players, seed)
+        bots = [make_bot("easy", bot_seed(game.seed, seat)) for seat in range(config.players)]
+        applied = applying.setdefault(preset, [])
+        chosen = choosing.setdefault(preset, [])
+        while not game.is_over:
+            seat = game.to_act
+            seen = view(game, seat)
+            start = time.perf_counter()
+            action = bots[seat].choose(seen)
+            middle = time.perf_counter()
+            game.play(action, seat=seat)
+            end = time.perf_counter()
+            chosen.append(middle - start)
+            applied.append(end - middle)
+    every = [t for times in applying.values() for t in times]
+    return {
+        "bots": "easy",
+        "actions": len(every),
+        "apply_us": spread_us(every),
+        "choose_us": spread_us([t for times in choosing.values() for t in times]),
+        "per_preset": {
+            preset: {
+                "actions": len(times),
+                "apply_us_mean": round(1e6 * statistics.fmean(times), 1),
+                "apply_us_median": round(1e6 * statistics.median(times), 1),
+            }
+            for preset, times in applying.items()
+        },
+    }
+
+
+# ----- (2) the Recorder -----------------------------------------------------------------------------
+
+
+def play_saved(store: Store, preset: str, seed: int, level: str, times: list[float], starts: list[float]) -> Session:
+    """A computer-only match started by ``store``: ``Store.start`` timed into ``starts``, each
+    ``Recorder.applied`` call into ``times``."""
+    config = build_config(preset, players=PLAYERS, bots=level, humans=0, seed=seed)
+    start = time.perf_counter()
+    session = store.start(config)
+    starts.append(time.perf_counter() - start)
+    log = session.log
+    assert log is not None
+    game = session.game
+    while not game.is_over:
+        seat = game.to_act
+        action = session.bot_choice(seat)
+        events = game.play(action, seat=seat)
+        start = time.perf_counter()
+        log.applied(game, action, events)
+        times.append(time.perf_counter() - start)
+    return session
+
+
+def bench_save(store: Store, plan: list[tuple[str, int]], saved: list[int]) -> dict[str, Any]:
+    warm = play_saved(store, plan[0][0], plan[0][1] + 10_000, "easy", [], [])
+    saved.append(warm.log.match_id)  # type: ignore[union-attr]
+    times: list[float] = []
+    starting: list[float] = []
+    per_preset: dict[str, list[float]] = {}
+    for preset, seed in plan:
+        before = len(times)
+        session = play_saved(store, preset, seed, "easy", times, starting)
+        saved.append(session.log.match_id)  # type: ignore[union-attr]
+        per_preset.setdefault(preset, []).extend(times[before:])
+    return {
+        "bots": "easy",
+        "matches": len(plan),
+        "applied_us": spread_us(times),
+        "start_ms": round(1e3 * statistics.median(starting), 2),
+        "per_preset_median_us": {p: round(1e6 * statistics.median(t), 1) for p, t in per_preset.items()},
+    }
+
+
+# ----- (3) whole matches, unsaved and saved ------------------------------------------------------------
+
+
+def play_whole(session: Session) -> Session:
+    game = session.game
+    while not game.is_over:
+        session.bot_move()
+    return session
+
+
+def bench_matches(
+    store: Store, plan: list[tuple[str, int]], level: str, repeat: int, saved: list[int]
+) -> dict[str, Any]:
+    unsaved_total = saved_total = 0.0
+    per_preset: dict[str, list[float]] = {}
+    actions = 0
+    same = True
+    for preset, seed in plan:
+        config = build_config(preset, players=PLAYERS, bots=level, humans=0, seed=seed)
+        plain = kept = float("inf")
+        for _ in range(repeat):
+            start = time.perf_counter()
+            unsaved = play_whole(Session(config))
+            middle = time.perf_counter()
+            recorded = play_whole(store.start(config))
+            end = time.perf_counter()
+            plain, kept = min(plain, middle - start), min(kept, end - middle)
+            saved.append(recorded.log.match_id)  # type: ignore[union-attr]
+            same = same and unsaved.game.outcome == recorded.game.outcome
+        actions += len(unsaved.game.actions)
+        unsaved_total += plain
+        saved_total += kept
+        sums = per_preset.setdefault(preset, [0.0, 0.0])
+        sums[0] += plain
+        sums[1] += kept
+    return {
+        "bots": level,
+        "matches": len(plan),
+        "actions": actions,
+        "unsaved_seconds": round(unsaved_total, 4),
+        "saved_seconds": round(saved_total, 4),
+        "ratio": round(saved_total / unsaved_total, 3),
+        "saving_us_per_action": round(1e6 * (saved_total - unsaved_total) / actions, 1),
+        "unsaved_us_per_action": round(1e6 * unsaved_total / actions, 1),
+        "per_preset_ratio": {p: round(s / u, 3) for p, (u, s) in per_preset.items()},
+        "same_outcomes": same,
+    }
+
+
+# ----- the backends ---------------------------------------------------------------------------------
+
+
+def bench_backend(url: str, plan: list[tuple[str, int]], repeat: int) -> dict[str, Any]:
+    store = Store(database_url(url))
+    saved: list[int] = []
+    try:
+        progress(f"  save: {len(plan)} easy matches, Recorder.applied timed")
+        report: dict[str, Any] = {"database": store.label, "save": bench_save(store, plan, saved)}
+        report["match"] = {}
+        for level in LEVELS:
+            progress(f"  match: {len(plan)} {level} matches x {repeat}, unsaved and saved")
+            report["match"][level] = bench_matches(store, plan, level, repeat, saved)
+        report["goal_met_normal"] = report["match"]["normal"]["ratio"] <= 1.10
+        for match_id in saved:
+            store.abandon(match_id)
+        return report
+    finally:
+        store.close()
+
+
+@contextmanager
+def postgres(url: str | None) -> Iterator[str]:
+    """The server ``url`` names, or a throwaway cluster (``tests/postgres.py``)."""
+    if url is not None:
+        yield url
+        return
+    sys.path.insert(0, str(ROOT))
+    from tests.postgres import throwaway_cluster
+
+    with throwaway_cluster() as made:
+        yield made
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--games", type=int, default=4, help="matches per preset (default 4)")
+    parser.add_argument("--repeat", type=int, default=3, help="plays of each whole match each way (default 3)")
+    parser.add_argument("--seed", type=int, default=0, help="the first match's seed (default 0)")
+    parser.add_argument(
+        "--presets", default=",".join(PRESETS), help=f"comma-separated presets (default all: {','.join(PRESETS)})"
+    )
+    server = parser.add_mutually_exclusive_group()
+    server.add_argument("--postgres", metavar="URL", help="use this PostgreSQL server instead of a throwaway one")
+    server.add_argument("--no-postgres", action="store_true", help="SQLite only")
+    args = parser.parse_args(argv)
+    if args.games < 1 or args.repeat < 1:
+        parser.error("--games and --repeat must be at least 1")
+    presets = [p.strip() for p in args.presets.split(",") if p.strip()]
+    unknown = [p for p in presets if p not in PRESETS]
+    if unknown or not presets:
+        parser.error(f"--presets: {', '.join(unknown) or 'none given'}; valid: {', '.join(PRESETS)}")
+    plan = matches(presets, args.games, args.seed)
+
+    report: dict[str, Any] = {
+        "benchmark": "saving every action in the match store (Recorder.applied), SQLite and PostgreSQL",
+        "players": PLAYERS,
+        "presets": presets,
+        "games_per_preset": args.games,
+        "repeat": args.repeat,
+        "seed": args.seed,
+        "python": platform.python_version(),
+        "machine": platform.machine(),
+        "cpus": os.cpu_count(),
+    }
+    progress(f"apply: {len(plan)} easy matches, game.play timed")
+    report["apply"] = bench_apply(plan)
+    with tempfile.TemporaryDirectory(prefix="eights-bench-store-") as folder:
+        progress("sqlite")
+        report["sqlite"] = bench_backend(str(Path(folder) / "matches.db"), plan, args.repeat)
+    if args.no_postgres:
+        report["postgresql"], report["postgresql_reason"] = None, "skipped (--no-postgres)"
+    else:
+        progress("postgresql")
+        try:
+            with postgres(args.postgres) as url:
+                report["postgresql"] = bench_backend(url, plan, args.repeat)
+        except (StoreError, RuntimeError) as exc:  # PostgresUnavailable is a RuntimeError
+            report["postgresql"], report["postgresql_reason"] = None, str(exc)
+    print(json.dumps(report, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
