@@ -565,3 +565,13 @@ def test_the_progress_bar_goes_to_a_terminal_and_counts_with_time_left():
         assert advance is None  # not a terminal: no bar
     with progress_bar("games", 3, show=False, console=terminal) as advance:
         assert advance is None
+
+
+def test_watch_seats_any_computer_levels_not_only_random_players():
+    result = runner.invoke(
+        app, ["watch", "--variant", "race", "--players", "3", "--bots", "normal,hard@20,easy", "--seed", "4"]
+    )
+    assert result.exit_code == 0, result.output
+    assert "3 computer players (Seat 0: normal, Seat 1: hard@20, Seat 2: easy), seed 4" in result.stdout
+    refused = runner.invoke(app, ["watch", "--players", "3", "--bots", "easy,normal"])
+    assert refused.exit_code == 2 and "2 levels for 3 seats" in refused.stderr

@@ -353,13 +353,26 @@ def watch_command(
     option: OptionsOption = None,
     rules_file: RulesOption = None,
     delay: Annotated[
-        float, typer.Option("--delay", metavar="SECONDS", help="Seconds to wait after each event, 0 or more.")
+        float,
+        typer.Option("--delay", metavar="SECONDS", help="The pace: seconds to wait after each event, 0 or more."),
     ] = 0.0,
+    bots: Annotated[
+        str,
+        typer.Option(
+            "--bots",
+            metavar="LEVELS",
+            help="The computer players, comma-separated: one level fills every seat, or one per seat "
+            "(easy, normal, hard, expert; hard@500, expert@2s take a budget).",
+        ),
+    ] = "easy",
     save: Annotated[Path | None, typer.Option("--save", metavar="FILE", help="Save the game record here.")] = None,
 ) -> None:
-    """Watch a narrated game between random computer players."""
-    from eights.bots import RandomBot
+    """Watch a narrated game between computer players (random ones unless --bots says otherwise)."""
+    from eights.bots import make_bot
+    from eights.bots.spec import parse_bot
     from eights.simulate import bot_seed
+    from eights.table.session import UsageError as TableUsageError
+    from eights.table.session import parse_levels
 
     out = console()
     with clear_errors():
@@ -367,18 +380,32 @@ def watch_command(
             raise UsageError(f"delay: {delay:g} seconds; give 0 or more")
         rules = resolve_rules(variant, rules_file, option)
         seats = seat_count(rules, players)
+        try:
+            levels = parse_levels(bots)
+        except TableUsageError as exc:
+            raise UsageError(str(exc)) from None
+        if len(levels) == 1:
+            levels *= seats
+        if len(levels) != seats:
+            raise UsageError(f"bots: {len(levels)} levels for {seats} seats; give one level, or one per seat")
         game = Game(rules, seats, seed, log=True)
     names = seat_names(seats)
-    bots = [RandomBot(bot_seed(game.seed, seat)) for seat in range(seats)]
-    out.print(
-        Text(f"{rules_headline(rules, rules_file)}: {seats} random players, seed {game.seed}", style="bold"),
+    players_seated = [
+        make_bot(level, bot_seed(game.seed, seat), **budget)
+        for seat, (level, budget) in enumerate(parse_bot(spec) for spec in levels)
+    ]
+    who = (
+        "random players"
+        if set(levels) == {"easy"}
+        else "computer players (" + ", ".join(f"{names[s]}: {level}" for s, level in enumerate(levels)) + ")"
     )
+    out.print(Text(f"{rules_headline(rules, rules_file)}: {seats} {who}, seed {game.seed}", style="bold"))
     log = game.log if game.log is not None else []
     narrate(out, log, names, delay)
     try:
         while not game.is_over:
             seat = game.to_act
-            events = game.play(bots[seat].choose(view(game, seat)), seat)
+            events = game.play(players_seated[seat].choose(view(game, seat)), seat)
             narrate(out, events, names, delay)
     except KeyboardInterrupt:
         out.print("Stopped.")
