@@ -6,7 +6,7 @@ from __future__ import annotations
 class IllegalAction(ValueError):
     """An action the rules do not allow now. The game is left exactly as it was."""
 
-    #: A short name of the rule, as RULES.md words it.
+    #: A short name of the rule, as docs/rules.md words it.
     rule = "illegal action"
 
 
@@ -27,11 +27,11 @@ class CardNotPlayable(IllegalAction):
 
 
 class MustAnswerChain(IllegalAction):
-    rule = "only a 2 answers a pending chain of 2s (D13)"
+    rule = "only a 2 answers a pending chain of 2s"
 
 
 class MustFollow(IllegalAction):
-    rule = "after a 3 or 10 only more of that rank or a follow-me card may be laid (D17-D20)"
+    rule = "after a 3 or 10 only more of that rank or a follow-me card may be laid"
 
 
 class MustNameSuit(IllegalAction):
@@ -43,7 +43,7 @@ class MustPlayDrawn(IllegalAction):
 
 
 class MustPlay(IllegalAction):
-    rule = "you may draw only when you cannot play (D9)"
+    rule = "you may draw only when you cannot play"
 
 
 class CannotDraw(IllegalAction):
@@ -55,7 +55,7 @@ class CannotPass(IllegalAction):
 
 
 class BadStack(IllegalAction):
-    rule = "stacking: cards of one rank, the top one playable (D11)"
+    rule = "stacking: cards of one rank, the top one playable"
 
 
 class MustDropJacks(IllegalAction):
@@ -63,7 +63,7 @@ class MustDropJacks(IllegalAction):
 
 
 class MustBury(IllegalAction):
-    rule = "four in a row: every player buries one card of their choice (D30)"
+    rule = "four in a row: every player buries one card of their choice"
 
 
 class MustChoosePlayer(IllegalAction):

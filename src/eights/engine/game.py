@@ -449,16 +449,16 @@ class Game:
             if phase in (DRAWN_PHASE, FOLLOW_DRAWN_PHASE):
                 return errors.MustPlayDrawn(f"you have drawn this turn: play the drawn card or pass.{tail}")
             if phase == EXTRA_PHASE:
-                return errors.CannotDraw(f"the 10's extra card is played from hand, never drawn (D27).{tail}")
+                return errors.CannotDraw(f"the 10's extra card is played from hand, never drawn.{tail}")
             if self.hoarder >= 0:
                 return errors.CannotDraw(f"under the Guarantee Joker's hold no one draws at will.{tail}")
             if not self.can_draw():
                 return errors.CannotDraw(f"the stock is empty and cannot be refilled.{tail}")
             if phase == FOLLOW_PHASE:
-                return errors.MustFollow(f"you hold a follow-me card and must play one (D20).{tail}")
+                return errors.MustFollow(f"you hold a follow-me card and must play one.{tail}")
             if self.rules.draw == "up_to_n":
                 return errors.CannotDraw(f"you have drawn {self.draws} cards, the limit this turn.{tail}")
-            return errors.MustPlay(f"you hold a playable card: you may draw only when you cannot play (D9).{tail}")
+            return errors.MustPlay(f"you hold a playable card: you may draw only when you cannot play.{tail}")
         return errors.CannotPass(f"you can still play or draw, so you cannot pass.{tail}")
 
     def _matching_words(self) -> str:
