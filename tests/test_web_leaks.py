@@ -24,7 +24,8 @@ from eights.web.workers import BotPool
 CARD = re.compile(r"(?<![0-9A-Z])(10|[2-9AJQK])([CDHS♣♦♥♠])(?![0-9A-Za-z])|(?<![A-Z])(GJ|JK)(?![A-Z])")
 
 
-RULE_TEXT = "Guarantee Joker combo (GJ on JK)"
+#: Rule statements that name cards whoever holds them (the Guarantee Joker's pending line): not a card's place.
+RULE_TEXTS = ("Guarantee Joker combo (GJ on JK)", "a K♥ makes it possible again")
 
 
 def cards_in(text: str) -> set[str]:
@@ -59,8 +60,10 @@ class Audit:
             if room.session is None or message.get("type") != "state":
                 return
             seat = seat_of[0]
-            # The combo's rule names both jokers ("GJ on JK") whoever holds them: a rule, not a card's place.
-            shown = cards_in(json.dumps(message, ensure_ascii=False).replace(RULE_TEXT, ""))
+            text = json.dumps(message, ensure_ascii=False)
+            for rule in RULE_TEXTS:
+                text = text.replace(rule, "")
+            shown = cards_in(text)
             extra = shown - may_see(room.session.game, seat)
             if extra:
                 self.leaks.append(f"seat {seat}: {sorted(extra)} in {json.dumps(message)[:300]}")

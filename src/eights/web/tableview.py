@@ -94,7 +94,7 @@ def table_json(session: Session, seat: int | None) -> dict[str, Any]:
         "score_keeping": rules.score_keeping,
         "lowest_wins": rules.lowest_wins,
         "pending": duty_lines(view, names),
-        "prompt": prompt_words(view, names),
+        "prompt": prompt_words(view, names, keys=False),
         "legal": [move_json(a, view, names) for a in view.legal],
         "drawn": card_json(view.drawn) if view.drawn is not None else None,
         "teams": [list(pair) for pair in view.teams],
