@@ -2,15 +2,21 @@
 
 from __future__ import annotations
 
+import contextlib
+import functools
+import threading
+import weakref
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, cast
 
-from sqlalchemy import Engine, delete, func, insert, select, update
-from sqlalchemy.engine import URL
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy import Engine, delete, event, func, insert, select, update
+from sqlalchemy.engine import URL, Dialect
+from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.orm import Session as DbSession
+from sqlalchemy.pool import NullPool, QueuePool
+from sqlalchemy.sql.compiler import SQLCompiler
 
 from eights.engine import Action, Event, Game
 from eights.engine.events import GameOver, RoundOver
@@ -124,7 +130,17 @@ class PlayerStats:
 
 
 class Recorder:
-    """A session's ``MatchLog``: every applied action committed at once, with any round or match it ended."""
+    """A session's ``MatchLog``: every applied action committed at once, with any round or match it ended.
+
+    An action that ends nothing (nearly all of them) is one ``INSERT``, committed on its own, on the
+    store's writer: one connection of the engine's (opened by it, with its SQLite pragmas) that the
+    store's recorders share, kept out of the pool, in autocommit, with the statement compiled once
+    from the Core insert. That is one statement and one round trip per action, where a pool checkout,
+    ``BEGIN``, ``INSERT``, ``COMMIT`` and SQLAlchemy's work per statement were before; each action is
+    still committed before the next is applied, so a killed process loses at most the action in
+    flight. An action that ends a round or the match writes its rows in one transaction through the
+    engine, as before. A writer connection the server dropped is opened again, once per action.
+    """
 
     def __init__(self, store: Store, match_id: int) -> None:
         self.store = store
@@ -133,11 +149,45 @@ class Recorder:
     def applied(self, game: Game, action: Action, events: Sequence[Event]) -> None:
         match_id = self.match_id
         try:
-            self._write(game, action, events)
+            if any(isinstance(event, RoundOver | GameOver) for event in events):
+                self._write(game, action, events)
+            else:
+                self._insert(len(game.actions), str(action))
         except IntegrityError:
             raise StoreError(
                 f"match {match_id} was played on elsewhere (another eights took it up); this one is no longer saved"
             ) from None
+
+    def _insert(self, number: int, text: str) -> None:
+        """One action's row, committed, through the store's writer (or, where the engine's connections
+        cannot be kept apart, in a transaction of its own through the engine)."""
+        store = self.store
+        values = {"match_id": self.match_id, "number": number, "action": text}
+        with translated(store.url, IntegrityError):
+            if not _keepable(store.engine):
+                with store.engine.begin() as connection:
+                    connection.execute(insert(ActionRow), values)
+                return
+            writer, fresh = _writer(store.engine)
+            try:
+                writer.insert(values)
+            except DBAPIError as exc:
+                if fresh or not exc.connection_invalidated:
+                    raise
+                # The server dropped the connection (a restart, an idle timeout): once more on a new one.
+                _close_writer(store.engine)
+                try:
+                    _writer(store.engine)[0].insert(values)
+                except IntegrityError:
+                    if not self._stored(number, text):
+                        raise  # the lost attempt did not commit it: another eights did
+
+    def _stored(self, number: int, text: str) -> bool:
+        with self.store.engine.connect() as connection:
+            found = connection.scalar(
+                select(ActionRow.action).where(ActionRow.match_id == self.match_id, ActionRow.number == number)
+            )
+        return found == text
 
     def _write(self, game: Game, action: Action, events: Sequence[Event]) -> None:
         match_id = self.match_id
@@ -172,6 +222,89 @@ class Recorder:
 
     def where(self) -> str:
         return f"match {self.match_id} in {self.store.label}"
+
+
+def _keepable(engine: Engine) -> bool:
+    """Whether a connection can be taken out of ``engine``'s pool for the writer: not where the pool
+    shares one connection (an in-memory SQLite database lives in it)."""
+    return isinstance(engine.pool, QueuePool | NullPool)
+
+
+@functools.lru_cache(maxsize=8)
+def _action_insert(dialect: Dialect) -> SQLCompiler:
+    """The Core insert of one action's row, compiled once for ``dialect``."""
+    compiled = insert(ActionRow).compile(dialect=dialect, column_keys=["match_id", "number", "action"])
+    assert isinstance(compiled, SQLCompiler)
+    return compiled
+
+
+class _Writer:
+    """A DBAPI connection of the engine's (opened by it, with its pragmas), detached from its pool, in
+    autocommit, and a cursor on it: each ``insert`` is a transaction of its own. One thread at a time."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.dialect = engine.dialect
+        self.statement = _action_insert(engine.dialect)
+        self.error: type[Exception] = engine.dialect.loaded_dbapi.Error
+        self.lock = threading.Lock()
+        proxied = engine.raw_connection()
+        connection: Any = proxied.driver_connection
+        proxied.detach()
+        try:
+            engine.dialect.set_isolation_level(connection, "AUTOCOMMIT")
+            self.cursor = connection.cursor()
+        except self.error as exc:
+            _close_quietly(connection)
+            raise DBAPIError.instance(None, None, exc, self.error, dialect=self.dialect) from exc
+        self.connection = connection
+        # Closed when the writer goes (a garbage-collected engine) or at exit, if not before.
+        self.close = weakref.finalize(self, _close_quietly, connection)
+
+    def insert(self, values: dict[str, Any]) -> None:
+        statement = self.statement
+        order = statement.positiontup
+        params: Any = tuple(values[key] for key in order) if order is not None else values
+        try:
+            with self.lock:
+                self.cursor.execute(statement.string, params)
+        except self.error as exc:
+            invalidated = self.dialect.is_disconnect(cast(Any, exc), self.connection, self.cursor)
+            raise DBAPIError.instance(
+                statement.string, params, exc, self.error, connection_invalidated=invalidated, dialect=self.dialect
+            ) from exc
+
+
+def _close_quietly(connection: Any) -> None:
+    """Close a DBAPI connection, live or already lost (not through its pool, which would roll back first)."""
+    with contextlib.suppress(Exception):
+        connection.close()
+
+
+#: Each engine's writer, made at its first action; closed when the engine is disposed (``Store.close``).
+_WRITERS: weakref.WeakKeyDictionary[Engine, _Writer] = weakref.WeakKeyDictionary()
+_WRITERS_LOCK = threading.Lock()
+
+
+def _writer(engine: Engine) -> tuple[_Writer, bool]:
+    """``engine``'s writer, and whether it was opened just now.
+
+    :raises DBAPIError: (SQLAlchemy's) when no connection can be opened.
+    """
+    with _WRITERS_LOCK:
+        writer = _WRITERS.get(engine)
+        if writer is not None:
+            return writer, False
+        writer = _WRITERS[engine] = _Writer(engine)
+        if not event.contains(engine, "engine_disposed", _close_writer):
+            event.listen(engine, "engine_disposed", _close_writer)
+        return writer, True
+
+
+def _close_writer(engine: Engine) -> None:
+    with _WRITERS_LOCK:
+        writer = _WRITERS.pop(engine, None)
+    if writer is not None:
+        writer.close()
 
 
 class Store:
