@@ -11,7 +11,7 @@ A sheet is its setup plus its round entries, stored with ``to_dict`` and loaded 
 from eights.scorecard.entry import Left, LeftInput, RoundEntry
 from eights.scorecard.errors import HandError, MatchOverError, PlayerError, RoundNumberError, SheetError
 from eights.scorecard.export import to_csv, to_text
-from eights.scorecard.setup import MAX_PLAYERS, MIN_PLAYERS, Setup, pack_counts
+from eights.scorecard.setup import MAX_PLAYERS, MIN_PLAYERS, Setup
 from eights.scorecard.sheet import FORMAT, RoundResult, Sheet, Standing
 
 __all__ = [
@@ -30,7 +30,6 @@ __all__ = [
     "Sheet",
     "SheetError",
     "Standing",
-    "pack_counts",
     "to_csv",
     "to_text",
 ]

@@ -142,12 +142,12 @@ def _check_cards(setup: Setup, entry: RoundEntry) -> None:
                     f"{name}: {card} is a joker, and {setup.rules.name} is played without jokers; "
                     "give only cards of the ordinary 52 (like 8H, 10C, QS)"
                 )
-            if not setup.pack[card]:
+            if not setup.pack.get(card, 0):
                 raise HandError(f"{name}: {card} is not in the pack {setup.rules.name} uses with {setup.count} players")
             seen[card] += 1
             holders.setdefault(card, []).append(name)
     for card, copies in seen.items():
-        held = setup.pack[card]
+        held = setup.pack.get(card, 0)
         if copies > held:
             who = Counter(holders[card])
             where = ", ".join(f"{name} {n}" if n > 1 else name for name, n in who.items())

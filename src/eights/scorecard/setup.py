@@ -1,28 +1,22 @@
 """A sheet's setup: the rule set, the players in seat order and the first dealer.
 
 Everything a sheet knows from the rules is derived here, from the rule set itself:
-the pack the players use (``RuleSet.pack``, the engine's own deck), the value table
+the pack the players use (``RuleSet.pack_counts``, from the engine's own deck), the value table
 (``RuleSet.value_table``), the round schedule and the teams (D32).
 """
 
 from __future__ import annotations
 
 import random
-from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from eights.cards import ALL_CARDS, Card
+from eights.cards import Card
 from eights.rules import RulesError, RuleSet
 from eights.scorecard.errors import PlayerError, SheetError
 
 MIN_PLAYERS = 2
 MAX_PLAYERS = 8
-
-
-def pack_counts(rules: RuleSet, players: int) -> Counter[Card]:
-    """How many of each card the pack of a game of ``players`` holds (jokers included)."""
-    return Counter(ALL_CARDS[cid] for cid in rules.pack(players))
 
 
 def player_list(names: Sequence[str]) -> str:
@@ -62,11 +56,12 @@ class Setup:
     players: tuple[str, ...]
     first_dealer: int
     values: tuple[int, ...] = field(init=False, repr=False, compare=False)
-    pack: Counter[Card] = field(init=False, repr=False, compare=False)
+    #: How many copies of each card the pack of this table holds (``RuleSet.pack_counts``); cards it lacks are absent.
+    pack: dict[Card, int] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "values", self.rules.value_table())
-        object.__setattr__(self, "pack", pack_counts(self.rules, len(self.players)))
+        object.__setattr__(self, "pack", self.rules.pack_counts(len(self.players)))
 
     @classmethod
     def create(
