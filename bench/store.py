@@ -31,7 +31,9 @@ and reported as ``choose_us``.
 each ``game.play`` the session's ``Recorder.applied(game, action, events)`` (one committed
 row per action, plus a row at a round's end and the result at the match's end, in the same
 transaction) is timed alone. Per action: median, p90 and p99 (linear interpolation between
-order statistics, numpy's default), mean and max, in microseconds; ``start_ms`` is the median
+order statistics, numpy's default), mean and max, in microseconds: ``applied_us`` over every
+action, then apart for the actions that end nothing and for those that end a round (the last
+also ends the match); ``start_ms`` is the median
 time of ``Store.start`` (the match's row and its seats). One match is saved first, untimed,
 so the connection and SQLAlchemy's statement cache are warm.
 
@@ -68,6 +70,7 @@ ROOT = Path(__file__).resolve().parent.parent
 try:
     from eights.bots import make_bot
     from eights.engine import Game, view
+    from eights.engine.events import RoundOver
     from eights.rules import PRESETS
     from eights.simulate import bot_seed
     from eights.store import Store, StoreError, database_url
@@ -76,6 +79,7 @@ except ImportError:  # run from a checkout without the package installed
     sys.path.insert(0, str(ROOT / "src"))
     from eights.bots import make_bot
     from eights.engine import Game, view
+    from eights.engine.events import RoundOver
     from eights.rules import PRESETS
     from eights.simulate import bot_seed
     from eights.store import Store, StoreError, database_url
@@ -157,9 +161,11 @@ def bench_apply(plan: list[tuple[str, int]]) -> dict[str, Any]:
 # ----- (2) the Recorder -----------------------------------------------------------------------------
 
 
-def play_saved(store: Store, preset: str, seed: int, level: str, times: list[float], starts: list[float]) -> Session:
+def play_saved(
+    store: Store, preset: str, seed: int, level: str, times: list[float], starts: list[float], ends: list[bool]
+) -> Session:
     """A computer-only match started by ``store``: ``Store.start`` timed into ``starts``, each
-    ``Recorder.applied`` call into ``times``."""
+    ``Recorder.applied`` call into ``times``, and into ``ends`` whether that action ended a round."""
     config = build_config(preset, players=PLAYERS, bots=level, humans=0, seed=seed)
     start = time.perf_counter()
     session = store.start(config)
@@ -174,24 +180,28 @@ def play_saved(store: Store, preset: str, seed: int, level: str, times: list[flo
         start = time.perf_counter()
         log.applied(game, action, events)
         times.append(time.perf_counter() - start)
+        ends.append(any(isinstance(event, RoundOver) for event in events))
     return session
 
 
 def bench_save(store: Store, plan: list[tuple[str, int]], saved: list[int]) -> dict[str, Any]:
-    warm = play_saved(store, plan[0][0], plan[0][1] + 10_000, "easy", [], [])
+    warm = play_saved(store, plan[0][0], plan[0][1] + 10_000, "easy", [], [], [])
     saved.append(warm.log.match_id)  # type: ignore[union-attr]
     times: list[float] = []
     starting: list[float] = []
+    ends: list[bool] = []
     per_preset: dict[str, list[float]] = {}
     for preset, seed in plan:
         before = len(times)
-        session = play_saved(store, preset, seed, "easy", times, starting)
+        session = play_saved(store, preset, seed, "easy", times, starting, ends)
         saved.append(session.log.match_id)  # type: ignore[union-attr]
         per_preset.setdefault(preset, []).extend(times[before:])
     return {
         "bots": "easy",
         "matches": len(plan),
         "applied_us": spread_us(times),
+        "applied_us_ending_nothing": spread_us([t for t, end in zip(times, ends, strict=True) if not end]),
+        "applied_us_ending_a_round": spread_us([t for t, end in zip(times, ends, strict=True) if end]),
         "start_ms": round(1e3 * statistics.median(starting), 2),
         "per_preset_median_us": {p: round(1e6 * statistics.median(t), 1) for p, t in per_preset.items()},
     }
