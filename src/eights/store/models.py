@@ -96,3 +96,19 @@ class RoomRow(Base):
     phase: Mapped[str] = mapped_column(String(12), index=True)
     data: Mapped[dict[str, Any]]
     match_id: Mapped[int | None] = mapped_column(ForeignKey("matches.id", ondelete="SET NULL"))
+
+
+class SheetRow(Base):
+    """A score sheet of a game played with real cards: its setup and rounds (``Sheet.to_dict()``),
+    saved as every change happens; the variant, names and whether it is finished, for lists."""
+
+    __tablename__ = "sheets"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    created_at: Mapped[datetime]
+    updated_at: Mapped[datetime]
+    variant: Mapped[str] = mapped_column(String(40))
+    names: Mapped[list[Any]]
+    #: Whether the match on the sheet is over (by the rules, or finished early).
+    finished: Mapped[bool]
+    data: Mapped[dict[str, Any]]
