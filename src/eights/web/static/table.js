@@ -1,0 +1,340 @@
+// The table: every seat (name, cards, turn, totals, away), the piles, the active suit and direction, what
+// is pending and what you are asked, your hand, and your moves. Every move offered is one of the server's
+// `table.legal` moves, sent back as its `action` text: nothing here decides a rule.
+
+import { $, button, el, keepingFocus, saved } from "./dom.js";
+import {
+  anotherDeviceDialog,
+  closeDialog,
+  dialogKind,
+  keysDialog,
+  moveDialog,
+  openDialog,
+  rulesDialog,
+  suitBadge,
+  suitDialog,
+} from "./dialogs.js";
+
+const CARD_MOVES = new Set(["play", "drop", "bury"]);
+const MARKS = { play: "playable", drop: "drop it", bury: "bury it" };
+
+let autoOpened = null; // the version whose suit or player dialog opened by itself (once, so Escape works)
+let shownRoundEnd = null; // the round end last shown (a dialog, once)
+
+const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
+
+/** A face-up card's face: rank and suit symbol, coloured by suit (a joker in its own colour). */
+function cardFace(card, node) {
+  node.classList.add("card", `suit-${card.suit || "joker"}`);
+  if (card.suit) {
+    node.append(el("span", card.text.slice(0, -1), "rank"), el("span", card.text.slice(-1), "pip"));
+  } else {
+    node.append(el("span", card.text, "rank"));
+  }
+  return node;
+}
+
+/** Several face-up cards as text (a round end's hands). */
+function cardsText(cards) {
+  const line = el("span", null, "cards-text");
+  if (!cards.length) line.textContent = "no cards";
+  for (const card of cards) line.append(el("span", card.text, `suit-${card.suit || "joker"}`), " ");
+  return line;
+}
+
+/** A card back (a hidden card: no label, hidden from screen readers). */
+function cardBack() {
+  const back = el("span", null, "card back");
+  back.setAttribute("aria-hidden", "true");
+  return back;
+}
+
+/**
+ * Draw the table. `ui` holds {state, seat, hint, lastRoundEnd, busy}; `act(action)` sends a move, `send`
+ * any other message.
+ */
+export function drawTable(ui, act, send) {
+  const { room } = ui.state;
+  const t = ui.state.table;
+  const version = ui.state.version;
+  drawSeats(room, t);
+  drawCentre(t);
+
+  $("prompt").textContent = t.prompt;
+  $("pending").replaceChildren(...t.pending.map((line) => el("li", line)));
+  $("drawn").hidden = !t.drawn;
+  if (t.drawn) $("drawn").replaceChildren("You drew ", el("span", t.drawn.text, `suit-${t.drawn.suit || "joker"}`), ".");
+  const hint = ui.hint && ui.hint.version === version ? ui.hint : null;
+  $("hint-line").hidden = !hint;
+  $("hint-line").textContent = hint ? `Hint: ${hint.text}` : "";
+
+  const moveKey = t.legal.map((m) => m.action).join("|");
+  if (dialogKind() === "moves" && $("dialog").dataset.moves !== moveKey) closeDialog("moves");
+  keepingFocus(() => {
+    drawHand(t, hint, act, moveKey);
+    drawMoves(t, act, moveKey);
+    drawTools(ui, send);
+  });
+  $("table").classList.toggle("busy", ui.busy === version);
+
+  const askNow = t.legal.filter((m) => m.kind === "suit" || m.kind === "choose");
+  if (askNow.length && autoOpened !== version && !$("dialog").open) {
+    autoOpened = version;
+    openMoves(askNow[0].kind, t, act, moveKey);
+  }
+  drawResult(ui, room, t, send);
+  if (!t.round_end && t.round === 1) ui.lastRoundEnd = null; // a new match
+  if (t.round_end) {
+    const key = JSON.stringify([room.code, t.round_end.round, t.round_end.hands.map((h) => h.map((c) => c.code))]);
+    ui.lastRoundEnd = { names: t.names, end: t.round_end, score: t.score_keeping };
+    if (shownRoundEnd !== key) {
+      shownRoundEnd = key;
+      roundEndDialog(ui.lastRoundEnd);
+    }
+  }
+}
+
+function drawSeats(room, t) {
+  const partner = new Map();
+  for (const [a, b] of t.teams) {
+    partner.set(a, b);
+    partner.set(b, a);
+  }
+  const items = t.names.map((name, seat) => {
+    const info = room.seats[seat] || {};
+    const item = el("li", null, "seat");
+    const toAct = seat === t.to_act && !t.result;
+    if (toAct) {
+      item.classList.add("turn");
+      item.setAttribute("aria-current", "true");
+    }
+    const head = el("span", null, "seat-head");
+    head.append(el("span", name, "seat-name"));
+    if (seat === t.seat) head.append(el("span", " (you)", "tag"));
+    if (info.kind === "computer") head.append(el("span", ` computer, ${info.level}`, "tag"));
+    if (seat === t.dealer) head.append(el("span", " · deals", "tag"));
+    item.append(head);
+    const facts = el("span", null, "seat-facts");
+    if (toAct) facts.append(el("span", "▶ to play", "to-act"));
+    const count = el("span", null, "count");
+    count.append(cardBack(), plural(t.counts[seat], "card"));
+    facts.append(count);
+    if (t.score_keeping) facts.append(el("span", plural(t.totals[seat], "point"), "points"));
+    if (partner.has(seat)) facts.append(el("span", `team with ${t.names[partner.get(seat)]}`, "tag"));
+    item.append(facts);
+    if (info.stand_in) item.append(el("span", "Away: a computer (normal) plays for them until they are back.", "away"));
+    else if (info.kind === "person" && !info.connected) item.append(el("span", "Away (not connected).", "away"));
+    return item;
+  });
+  $("seats").replaceChildren(...items);
+}
+
+function drawCentre(t) {
+  $("stock-count").textContent = `${t.stock} in stock`;
+  const top = cardFace(t.top, el("span"));
+  top.setAttribute("role", "img");
+  top.setAttribute("aria-label", `top card: ${t.top.label}`);
+  $("top-card").replaceChildren(top);
+  const suit = $("suit");
+  if (t.active_suit) suit.replaceChildren(t.suit_named ? "Named suit: " : "Suit: ", suitBadge(t.active_suit));
+  else suit.replaceChildren("Suit: none yet");
+  $("direction").textContent = `Play goes ${t.direction === 1 ? "clockwise ↻" : "counter-clockwise ↺"}`;
+  let round = `Round ${t.round}${t.rounds ? ` of ${t.rounds}` : ""}: ${plural(t.hand_size, "card")} dealt`;
+  if (t.score_keeping) round += ` · ${t.lowest_wins ? "lowest" : "highest"} total wins`;
+  $("round").textContent = round;
+}
+
+/** Your hand: each card a button with its spoken label; a card some move uses is raised and marked. */
+function drawHand(t, hint, act, moveKey) {
+  const hand = $("hand");
+  $("hand-area").hidden = t.seat === null;
+  $("watching").hidden = t.seat !== null;
+  const uses = new Map();
+  for (const move of t.legal) {
+    if (!CARD_MOVES.has(move.kind)) continue;
+    for (const code of move.cards) {
+      if (!uses.has(code)) uses.set(code, []);
+      uses.get(code).push(move);
+    }
+  }
+  const before = [...hand.children];
+  const focusedAt = before.indexOf(document.activeElement);
+  const focused = focusedAt >= 0 ? before[focusedAt].dataset.code : null;
+  const cards = t.hand.map((card) => {
+    const node = cardFace(card, el("button"));
+    node.type = "button";
+    node.dataset.code = card.code;
+    node.tabIndex = -1;
+    const moves = uses.get(card.code) || [];
+    let label = card.label;
+    if (moves.length) {
+      const alone = moves.find((m) => m.cards.length === 1);
+      node.classList.add("marked");
+      node.prepend(el("span", "▲", "mark"));
+      label += alone ? `, ${MARKS[alone.kind]}` : ", playable with other cards";
+      if (moves.length > 1) label += ` (${moves.length} ways)`;
+      // one card alone: at once; a stack, or a choice of ways: from a list
+      node.addEventListener("click", () =>
+        moves.length === 1 && alone
+          ? act(alone.action)
+          : openMovesFor(`Play ${card.text}`, "Choose how to play it:", moves, act, moveKey),
+      );
+    } else {
+      node.setAttribute("aria-disabled", "true");
+    }
+    if (t.drawn && t.drawn.code === card.code) {
+      node.classList.add("drawn");
+      label += ", just drawn";
+    }
+    if (hint && moves.some((m) => m.action === hint.action)) node.classList.add("hinted");
+    node.setAttribute("aria-label", label);
+    return node;
+  });
+  hand.replaceChildren(...cards);
+  const again = focused && (cards.find((c) => c.dataset.code === focused) || cards[Math.min(focusedAt, cards.length - 1)]);
+  const start = again || cards.find((c) => c.classList.contains("marked")) || cards[0];
+  if (start) start.tabIndex = 0;
+  if (again) again.focus({ preventScroll: true });
+  $("hand-title").textContent = `Your hand: ${plural(t.hand.length, "card")}`;
+}
+
+/** Arrow keys, Home and End move between the cards of your hand (one Tab stop for the whole hand). */
+export function setUpHandKeys() {
+  $("hand").addEventListener("keydown", (event) => {
+    const cards = [...$("hand").querySelectorAll("button.card")];
+    const at = cards.indexOf(document.activeElement);
+    if (at < 0) return;
+    const to = { ArrowLeft: at - 1, ArrowUp: at - 1, ArrowRight: at + 1, ArrowDown: at + 1, Home: 0, End: cards.length - 1 }[event.key];
+    if (to === undefined) return;
+    event.preventDefault();
+    const next = cards[Math.max(0, Math.min(cards.length - 1, to))];
+    for (const card of cards) card.tabIndex = card === next ? 0 : -1;
+    next.focus();
+  });
+}
+
+function openMovesFor(title, about, moves, act, moveKey) {
+  moveDialog(title, about, moves, act);
+  $("dialog").dataset.moves = moveKey;
+}
+
+/** The dialog for a kind of move: a suit to name, a player to choose, a stack, a jack to drop, a card to bury. */
+function openMoves(kind, t, act, moveKey) {
+  const moves = t.legal.filter((m) => m.kind === kind && (kind !== "play" || m.cards.length > 1));
+  if (kind === "suit") {
+    suitDialog(t.prompt, moves, act);
+    $("dialog").dataset.moves = moveKey;
+    return;
+  }
+  const titles = { choose: "Choose a player", play: "Play several cards", drop: "Drop a jack", bury: "Bury a card" };
+  openMovesFor(titles[kind], t.prompt, moves, act, moveKey);
+}
+
+/** The moves that are not a tap on one card: draw, pass, and the dialogs for the rest. */
+function drawMoves(t, act, moveKey) {
+  const buttons = [];
+  const stacks = t.legal.filter((m) => m.kind === "play" && m.cards.length > 1);
+  const opener = (kind, words, id) => {
+    const node = button(words, () => openMoves(kind, t, act, moveKey));
+    node.id = id;
+    return node;
+  };
+  if (stacks.length) buttons.push(opener("play", `Play several cards… (${stacks.length})`, "move-stack"));
+  for (const [kind, words] of [
+    ["suit", "Name a suit…"],
+    ["choose", "Choose a player…"],
+    ["drop", "Drop a jack…"],
+    ["bury", "Bury a card…"],
+  ]) {
+    if (t.legal.some((m) => m.kind === kind)) buttons.push(opener(kind, words, `move-${kind}`));
+  }
+  for (const move of t.legal) {
+    if (move.kind === "draw" || move.kind === "pass") {
+      const node = button(move.words, () => act(move.action), "move");
+      node.id = `move-${move.kind}`;
+      node.append(" ", el("kbd", move.kind[0]));
+      node.setAttribute("aria-keyshortcuts", move.kind[0]);
+      buttons.push(node);
+    } else if (!["play", "suit", "choose", "drop", "bury"].includes(move.kind)) {
+      buttons.push(button(move.words, () => act(move.action), "move")); // a kind this page does not know yet
+    }
+  }
+  $("moves").replaceChildren(...buttons);
+}
+
+function drawTools(ui, send) {
+  const { room, table: t, version } = ui.state;
+  const tools = [];
+  if (t.legal.length) {
+    const hint = button("Hint", () => send({ type: "hint", version }));
+    hint.id = "tool-hint";
+    hint.append(" ", el("kbd", "h"));
+    tools.push(hint);
+  }
+  const rules = button("Rules", () => rulesDialog(room.preset, room.options));
+  rules.id = "tool-rules";
+  rules.append(" ", el("kbd", "r"));
+  tools.push(rules);
+  if (ui.lastRoundEnd) {
+    const last = button("Last round's end", () => roundEndDialog(ui.lastRoundEnd));
+    last.id = "tool-round";
+    tools.push(last);
+  }
+  const keys = button("Keys", keysDialog);
+  keys.id = "tool-keys";
+  keys.append(" ", el("kbd", "?"));
+  tools.push(keys);
+  if (t.seat !== null) {
+    const device = button("Open my seat on another device", () => anotherDeviceDialog(room.code, saved.token(room.code)));
+    device.id = "tool-device";
+    tools.push(device);
+  }
+  const record = el("a", "Download the record");
+  record.href = `/api/rooms/${room.code}/record`;
+  record.download = "";
+  record.className = "record";
+  tools.push(record);
+  $("tools").replaceChildren(...tools);
+}
+
+/** The match's end: the server's lines, the rematch (the host), a new game. */
+function drawResult(ui, room, t, send) {
+  const box = $("result");
+  box.hidden = !t.result;
+  if (!t.result) return;
+  const host = t.seat !== null && t.seat === room.host_seat;
+  const parts = [el("h2", t.result.lines[0]), ...t.result.lines.slice(1).map((line) => el("p", line.trim()))];
+  const buttons = el("div", null, "buttons");
+  if (host) {
+    const again = button("Rematch", () => send({ type: "rematch", version: ui.state.version }), "primary");
+    again.id = "rematch";
+    buttons.append(again);
+  } else {
+    parts.push(el("p", "The host may start a rematch at this table.", "about"));
+  }
+  const home = el("a", "New game", "button-link");
+  home.href = "/";
+  buttons.append(home);
+  parts.push(buttons);
+  keepingFocus(() => box.replaceChildren(...parts));
+}
+
+/** A round's end: every hand, its points and the totals, and the next round's deal. */
+function roundEndDialog({ names, end, score }) {
+  const table = el("table", null, "round-end");
+  const head = el("tr");
+  for (const words of ["Player", "Cards left", ...(score ? ["Points", "Total"] : [])]) head.append(el("th", words));
+  table.append(head);
+  names.forEach((name, seat) => {
+    const row = el("tr", null, end.winners.includes(seat) ? "winner" : "");
+    row.append(el("th", end.winners.includes(seat) ? `${name} ★` : name));
+    const hand = el("td");
+    hand.append(cardsText(end.hands[seat]));
+    row.append(hand);
+    if (score) row.append(el("td", `${end.points[seat] > 0 ? "+" : ""}${end.points[seat]}`), el("td", String(end.totals[seat])));
+    table.append(row);
+  });
+  const body = [table];
+  if (end.next) body.push(el("p", end.lines.at(-1), "headline"));
+  openDialog({ kind: "round", title: end.lines[0], body });
+}
