@@ -8,9 +8,9 @@ A sheet is its setup plus its round entries, stored with ``to_dict`` and loaded 
 ``from_dict``. Standard library only; nothing here reads or writes files.
 """
 
-from eights.scorecard.entry import Left, LeftInput, RoundEntry
+from eights.scorecard.entry import Left, LeftInput, RoundEntry, left_from_text
 from eights.scorecard.errors import HandError, MatchOverError, PlayerError, RoundNumberError, SheetError
-from eights.scorecard.export import to_csv, to_text
+from eights.scorecard.export import next_words, scored_words, standings_words, to_csv, to_text, totals_words
 from eights.scorecard.setup import MAX_PLAYERS, MIN_PLAYERS, Setup
 from eights.scorecard.sheet import FORMAT, RoundResult, Sheet, Standing
 
@@ -30,6 +30,11 @@ __all__ = [
     "Sheet",
     "SheetError",
     "Standing",
+    "left_from_text",
+    "next_words",
+    "scored_words",
+    "standings_words",
     "to_csv",
     "to_text",
+    "totals_words",
 ]

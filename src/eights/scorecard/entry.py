@@ -92,6 +92,16 @@ def _read_left(setup: Setup, name: str, value: object) -> Left:
     raise HandError(f"{name}: {value!r} is neither points nor cards; give a whole number or cards like 8H 10C")
 
 
+def left_from_text(text: str) -> LeftInput:
+    """What a person typed for a player's hand: a whole number is points (``35``, ``-3`` to be refused
+    as negative), anything else cards (``8H 2C``, ``8H,2C``; nothing at all: no cards left)."""
+    clean = text.strip()
+    digits = clean[1:] if clean[:1] in "+-" else clean
+    if digits.isascii() and digits.isdigit():
+        return int(clean)
+    return clean
+
+
 def check_entry(setup: Setup, entry: RoundEntry) -> None:
     """Refuse an entry that cannot have happened under the rules.
 

@@ -6,7 +6,7 @@ import csv
 import io
 
 from eights.scorecard.setup import player_list
-from eights.scorecard.sheet import Sheet, describe_entry
+from eights.scorecard.sheet import RoundResult, Sheet, describe_entry
 
 
 def to_csv(sheet: Sheet) -> str:
@@ -54,3 +54,33 @@ def to_text(sheet: Sheet) -> str:
     else:
         lines.append(f"next: round {sheet.next_round}, {sheet.dealer} deals {sheet.hand_size}")
     return "\n".join(lines) + "\n"
+
+
+def next_words(sheet: Sheet) -> str:
+    """``Next: round 3, Cid deals 6 cards each.``, or how the match ended."""
+    if sheet.over:
+        winners = player_list(list(sheet.winners))
+        how = "was finished" if sheet.finished_early else "is over"
+        verb = "win" if len(sheet.winners) > 1 else "wins"
+        return f"The match {how} after {len(sheet.rounds)} round(s): {winners} {verb}."
+    cards = "card" if sheet.hand_size == 1 else "cards"
+    return f"Next: round {sheet.next_round}, {sheet.dealer} deals {sheet.hand_size} {cards} each."
+
+
+def totals_words(sheet: Sheet) -> str:
+    """``Totals: Ann 32, Bob 70.`` in seat order (``Games won:`` where no points are kept)."""
+    word = "Games won" if not sheet.keeps_points else "Totals"
+    return f"{word}: " + ", ".join(f"{n} {t}" for n, t in zip(sheet.players, sheet.totals, strict=True)) + "."
+
+
+def standings_words(sheet: Sheet) -> str:
+    """``Standings: 1. Ann 32; 2. Bob 70.``, best first, ties sharing a place."""
+    return "Standings: " + "; ".join(f"{s.place}. {s.name} {s.total}" for s in sheet.standings()) + "."
+
+
+def scored_words(sheet: Sheet, result: RoundResult, seat: int) -> str:
+    """``scores 70, total 102``; ``wins, games won 2`` where no points are kept."""
+    if sheet.keeps_points:
+        return f"scores {result.points[seat]}, total {result.totals[seat]}"
+    won = "wins" if result.points[seat] else "does not win"
+    return f"{won}, games won {result.totals[seat]}"

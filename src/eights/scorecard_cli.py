@@ -1,0 +1,540 @@
+"""``eights scorecard``: the score sheet of a game played with real cards, saved in the match store.
+
+``eights scorecard new`` starts a sheet and prints its number; ``round``, ``edit``, ``delete``,
+``undo`` and ``finish`` change it (each change saved at once); ``show``, ``list``, ``stats`` and
+``export`` read. ``eights scorecard`` alone opens the sheet in the terminal (Textual), or as plain
+lines with ``--plain`` (and whenever standard input or output is not a terminal).
+
+Every bad input (an impossible hand, a name that is no player's, negative points, a round after the
+match has ended, a round or sheet that does not exist) ends with one line ``eights: error: ...``
+naming the problem and the valid choices, exit status 2, and the saved sheet as it was.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Annotated, Any, NoReturn, TypeVar
+
+import typer
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+from eights.cards import CardError
+from eights.cli_common import OptionsOption, RulesOption, VariantOption, rules_headline
+from eights.history import DbOption, JsonOption, console, open_store
+from eights.rules import RulesError, resolve_rules
+from eights.scorecard import (
+    LeftInput,
+    RoundResult,
+    Sheet,
+    SheetError,
+    next_words,
+    scored_words,
+    standings_words,
+    to_csv,
+    totals_words,
+)
+from eights.scorecard.setup import player_list
+from eights.scorecard.sheet import describe_entry
+from eights.store import StoreError
+from eights.store.sheets import SheetPlayerStats, Sheets, SheetSummary
+
+__all__ = ["scorecard_app"]
+
+USAGE_ERROR = 2
+T = TypeVar("T")
+
+scorecard_app = typer.Typer(
+    name="scorecard",
+    help="Keep score of a game played with real cards: `eights scorecard new`, then `round` after each round; "
+    "`eights scorecard` alone opens the sheet in the terminal.",
+    no_args_is_help=False,
+    invoke_without_command=True,
+)
+
+SheetId = Annotated[int, typer.Argument(metavar="ID", help="The sheet's number, as `eights scorecard list` lists it.")]
+RoundNumber = Annotated[int, typer.Argument(metavar="ROUND", help="The round's number on the sheet (1 is the first).")]
+OutOption = Annotated[
+    str | None, typer.Option("--out", metavar="NAME", help="The player who went out (emptied their hand).")
+]
+BlockedOption = Annotated[
+    bool,
+    typer.Option("--blocked", help="No one went out: the round was blocked (give every player's cards or points)."),
+]
+CardsOption = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--cards",
+        metavar="NAME=CARDS",
+        help="A player's cards left in hand, like Bob=8H,2C (NAME= for none); repeat for each player.",
+    ),
+]
+PointsOption = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--points",
+        metavar="NAME=N",
+        help="A player's points (the value of the cards left), like Cid=35; repeat for each player.",
+    ),
+]
+
+
+def _fail(message: str) -> NoReturn:
+    typer.echo(f"eights: error: {message}", err=True)
+    raise typer.Exit(USAGE_ERROR)
+
+
+@contextmanager
+def _clear_errors() -> Iterator[None]:
+    """The sheet's, the rules' and the store's errors as one line and exit status 2."""
+    try:
+        yield
+    except (SheetError, StoreError, RulesError, CardError) as exc:
+        _fail(str(exc))
+
+
+@contextmanager
+def _sheets(db: str | None) -> Iterator[Sheets]:
+    store = open_store(db)
+    try:
+        with _clear_errors():
+            yield Sheets(store)
+    finally:
+        store.close()
+
+
+# ----- reading a round from the command line ---------------------------------------------------------------
+
+
+def read_round(
+    out: str | None, blocked: bool, cards: list[str] | None, points: list[str] | None
+) -> tuple[str | None, dict[str, LeftInput]]:
+    """``--out``/``--blocked``, ``--cards NAME=CARDS`` and ``--points NAME=N`` as ``Sheet.add_round`` takes them.
+
+    :raises SheetError: for neither or both of --out and --blocked, an item without ``=``, points that
+        are not a whole number, or a player given twice.
+    """
+    if out is None and not blocked:
+        raise SheetError("say how the round ended: --out NAME for the player who went out, or --blocked")
+    if out is not None and blocked:
+        raise SheetError(f"--out {out} and --blocked: a round ends with one player out, or blocked; give one of them")
+    left: dict[str, LeftInput] = {}
+    given: dict[str, str] = {}
+    for flag, items in (("--cards", cards or []), ("--points", points or [])):
+        for item in items:
+            name, sep, value = item.rpartition("=")
+            name = " ".join(name.split())
+            if not sep or not name:
+                example = "Bob=8H,2C" if flag == "--cards" else "Cid=35"
+                raise SheetError(
+                    f"{flag} {item!r}: give a player's name, = and their {flag[2:]}, like {flag} {example}"
+                )
+            key = name.casefold()
+            if key in given:
+                raise SheetError(
+                    f"{name} is given twice ({given[key]} and {flag} {item}): give each player's cards or points once"
+                )
+            given[key] = f"{flag} {item}"
+            if flag == "--cards":
+                left[name] = value
+                continue
+            try:
+                left[name] = int(value.strip())
+            except ValueError:
+                raise SheetError(
+                    f"--points {item}: {value.strip()!r} is not a whole number; give the value of {name}'s cards "
+                    f"left, like --points {name}=35, or the cards themselves with --cards {name}=8H,2C"
+                ) from None
+    return out, left
+
+
+# ----- printing ---------------------------------------------------------------------------------------------
+
+
+def print_round(out: Console, sheet: Sheet, result: RoundResult, head: str) -> None:
+    """The round in lines: how it ended, then each player's cards left with their values, the points
+    and the running total (lines, not a table, so that nothing wraps in a pipe)."""
+    players = sheet.players
+    how = "blocked (no one went out)" if result.out is None else f"{players[result.out]} went out"
+    cards = "card" if result.hand_size == 1 else "cards"
+    dealt = f"{players[result.dealer]} dealt {result.hand_size} {cards}"
+    out.print(Text(f"{head} {result.number} ({dealt}): {how}.", "bold"))
+    for seat, name in enumerate(players):
+        out.print(f"  {name}: {sheet.breakdown_text(result.number, name)}; {scored_words(sheet, result, seat)}.")
+
+
+def print_sheet(out: Console, sheet_id: int, sheet: Sheet) -> None:
+    out.print(Text(f"Score sheet {sheet_id}: {rules_headline(sheet.rules)}", style="bold"))
+    out.print(f"Players, clockwise: {player_list(list(sheet.players))}. {sheet.describe_scoring().capitalize()}.")
+    if sheet.setup.teams:
+        out.print("Teams: " + ", ".join(sheet.setup.team_name(team) for team in sheet.setup.teams) + ".")
+    if sheet.rounds:
+        table = Table(show_edge=False, box=None, padding=(0, 2), header_style="bold")
+        for column in ("Round", "Dealer", "Cards", "Out"):
+            table.add_column(column, justify="right" if column in ("Round", "Cards") else "left")
+        for name in sheet.players:
+            table.add_column(name, justify="right")
+        for result in sheet.rounds:
+            out_name = "blocked" if result.out is None else sheet.players[result.out]
+            cells = [str(result.number), sheet.players[result.dealer], str(result.hand_size), out_name]
+            cells += [
+                f"{p:+d} = {t}" if sheet.keeps_points else f"{p} = {t}"
+                for p, t in zip(result.points, result.totals, strict=True)
+            ]
+            table.add_row(*cells)
+        out.print(table)
+        for result in sheet.rounds:
+            out.print("  " + describe_entry(sheet, result))
+        out.print(standings_words(sheet))
+    else:
+        out.print("No round entered yet.")
+    out.print(next_words(sheet))
+
+
+def sheet_json(sheet_id: int, sheet: Sheet) -> dict[str, Any]:
+    """The sheet as the commands' ``--json`` give it: each round scored, the totals, the standings, what is next."""
+    players = sheet.players
+    rounds = []
+    for result in sheet.rounds:
+        rounds.append(
+            {
+                "round": result.number,
+                "dealer": players[result.dealer],
+                "hand_size": result.hand_size,
+                "out": None if result.out is None else players[result.out],
+                "blocked": result.blocked,
+                "left": {
+                    players[seat]: (value if isinstance(value, int) else [str(card) for card in value])
+                    for seat, value in enumerate(result.entry.left)
+                    if value is not None
+                },
+                "worth": list(result.worth),
+                "points": list(result.points),
+                "totals": list(result.totals),
+                "winners": [players[seat] for seat in result.winners],
+            }
+        )
+    following = None
+    if not sheet.over:
+        following = {"round": sheet.next_round, "dealer": sheet.dealer, "hand_size": sheet.hand_size}
+    return {
+        "id": sheet_id,
+        "variant": sheet.rules.name,
+        "title": sheet.rules.title,
+        "options": list(sheet.rules.changes()[1]),
+        "players": list(players),
+        "scoring": sheet.describe_scoring(),
+        "keeps_points": sheet.keeps_points,
+        "rounds": rounds,
+        "totals": list(sheet.totals),
+        "standings": [{"place": s.place, "name": s.name, "total": s.total} for s in sheet.standings()],
+        "over": sheet.over,
+        "finished_early": sheet.finished_early,
+        "winners": list(sheet.winners),
+        "next": following,
+        "can_undo": sheet.can_undo,
+        "sheet": sheet.to_dict(),
+    }
+
+
+# ----- the commands ----------------------------------------------------------------------------------------
+
+
+@scorecard_app.callback()
+def scorecard_command(
+    ctx: typer.Context,
+    sheet_id: Annotated[
+        int | None, typer.Option("--sheet", metavar="ID", help="Open this saved sheet (default: choose or start one).")
+    ] = None,
+    plain: Annotated[
+        bool,
+        typer.Option(
+            "--plain",
+            help="Plain text: print the sheet as lines and read entries from standard input "
+            "(the default when standard input or output is not a terminal).",
+        ),
+    ] = False,
+    db: DbOption = None,
+) -> None:
+    """Keep score of a game played with real cards. Alone, it opens the score sheet in the terminal:
+    the round, the cards to deal and the dealer, a form for who went out and every other player's
+    cards or points, the running totals and standings, with edit and undo."""
+    if ctx.invoked_subcommand is not None:
+        if sheet_id is not None or plain:
+            _fail(f"--sheet and --plain open the sheet in the terminal; give them without `{ctx.invoked_subcommand}`")
+        return
+    from eights.tui import at_a_terminal
+
+    store = open_store(db)
+    try:
+        sheets = Sheets(store)
+        with _clear_errors():
+            if sheet_id is not None:
+                sheets.get(sheet_id)  # an unknown id is refused before anything opens
+            if not plain and not at_a_terminal():
+                note = "standard input or output is not a terminal: the sheet in plain text (--plain)"
+                typer.echo(f"eights: {note}.", err=True)
+                plain = True
+            if plain:
+                from eights.tui.scorecard_plain import run_plain_sheet
+
+                try:
+                    status = run_plain_sheet(sheets, sys.stdin, sys.stdout, sheet_id)
+                except KeyboardInterrupt:
+                    typer.echo("Stopped.")
+                    status = 130
+            else:
+                from eights.tui.scorecard_app import ScorecardApp
+
+                ScorecardApp(sheets, sheet_id).run()
+                status = 0
+    finally:
+        store.close()
+    raise typer.Exit(status)
+
+
+@scorecard_app.command("new")
+def new_command(
+    variant: VariantOption = None,
+    option: OptionsOption = None,
+    rules_file: RulesOption = None,
+    players: Annotated[
+        str | None,
+        typer.Option("--players", "-p", metavar="NAMES", help="The players in seat order, clockwise: Ann,Bob,Cid."),
+    ] = None,
+    dealer: Annotated[
+        str | None,
+        typer.Option("--dealer", metavar="NAME", help="Who deals the first round (default: drawn at random)."),
+    ] = None,
+    as_json: JsonOption = False,
+    db: DbOption = None,
+) -> None:
+    """Start a score sheet: the rules, the players in seat order and the first dealer. Prints its number."""
+    if players is None:
+        _fail("--players: give the players in seat order, clockwise, like --players Ann,Bob,Cid (2 to 8 names)")
+    with _clear_errors():
+        rules = resolve_rules(variant, rules_file, option)
+        sheet = Sheet.new(rules, players.split(","), dealer=dealer, rng=random.Random() if dealer is None else None)
+    with _sheets(db) as sheets:
+        sheet_id = sheets.new(sheet)
+    if as_json:
+        typer.echo(json.dumps(sheet_json(sheet_id, sheet)))
+        return
+    out = console()
+    out.print(Text(f"Score sheet {sheet_id}: {rules_headline(rules, rules_file)}", style="bold"))
+    first = sheet.dealer
+    drawn = " (drawn at random; --dealer NAME chooses)" if dealer is None else ""
+    out.print(f"Players, clockwise: {player_list(list(sheet.players))}; {first} deals first{drawn}.")
+    out.print(sheet.describe_scoring().capitalize() + ".")
+    out.print(next_words(sheet))
+    out.print(
+        f"After each round: eights scorecard round {sheet_id} --out NAME --cards NAME=8H,2C --points NAME=35 "
+        "(--blocked when no one went out)."
+    )
+
+
+def _change(db: str | None, sheet_id: int, make: Callable[[Sheet], T]) -> tuple[Sheet, T]:
+    with _sheets(db) as sheets:
+        return sheets.change(sheet_id, make)
+
+
+@scorecard_app.command("round")
+def round_command(
+    sheet_id: SheetId,
+    out: OutOption = None,
+    blocked: BlockedOption = False,
+    cards: CardsOption = None,
+    points: PointsOption = None,
+    db: DbOption = None,
+) -> None:
+    """Enter the next round: who went out (or --blocked) and every other player's cards or points.
+    Prints the round's points, card by card, and the running totals."""
+    with _clear_errors():
+        who, left = read_round(out, blocked, cards, points)
+    sheet, result = _change(db, sheet_id, lambda s: s.add_round(who, left))
+    screen = console()
+    print_round(screen, sheet, result, "Round")
+    screen.print(next_words(sheet))
+
+
+@scorecard_app.command("edit")
+def edit_command(
+    sheet_id: SheetId,
+    number: RoundNumber,
+    out: OutOption = None,
+    blocked: BlockedOption = False,
+    cards: CardsOption = None,
+    points: PointsOption = None,
+    db: DbOption = None,
+) -> None:
+    """Enter a past round again (the same flags as `round`); every total after it follows."""
+    with _clear_errors():
+        who, left = read_round(out, blocked, cards, points)
+    sheet, result = _change(db, sheet_id, lambda s: s.edit_round(number, who, left))
+    screen = console()
+    print_round(screen, sheet, result, "Changed round")
+    screen.print(totals_words(sheet))
+    screen.print(next_words(sheet))
+
+
+@scorecard_app.command("delete")
+def delete_command(sheet_id: SheetId, number: RoundNumber, db: DbOption = None) -> None:
+    """Remove a round; the rounds after it move up one, and every total after it follows."""
+    sheet, _ = _change(db, sheet_id, lambda s: s.delete_round(number))
+    screen = console()
+    moved = " (the rounds after it moved up one)" if number <= len(sheet.rounds) else ""
+    screen.print(f"Deleted round {number}{moved}. {totals_words(sheet)}")
+    screen.print(next_words(sheet))
+
+
+@scorecard_app.command("undo")
+def undo_command(sheet_id: SheetId, db: DbOption = None) -> None:
+    """Take back the last change still in force: an entry, an edit, a delete or a finish."""
+    sheet, said = _change(db, sheet_id, lambda s: s.undo())
+    screen = console()
+    screen.print(f"{said[:1].upper()}{said[1:]}. {totals_words(sheet)}")
+    screen.print(next_words(sheet))
+
+
+@scorecard_app.command("finish")
+def finish_command(sheet_id: SheetId, db: DbOption = None) -> None:
+    """End the match now, on the totals so far (`undo` takes it back)."""
+    sheet, _ = _change(db, sheet_id, lambda s: s.finish())
+    screen = console()
+    screen.print(f"{totals_words(sheet)}")
+    screen.print(next_words(sheet))
+
+
+@scorecard_app.command("show")
+def show_command(sheet_id: SheetId, as_json: JsonOption = False, db: DbOption = None) -> None:
+    """The whole sheet: each round, its points and the running totals, the standings and what is next."""
+    with _sheets(db) as sheets:
+        sheet = sheets.get(sheet_id)
+    if as_json:
+        typer.echo(json.dumps(sheet_json(sheet_id, sheet)))
+        return
+    print_sheet(console(), sheet_id, sheet)
+
+
+@scorecard_app.command("list")
+def list_command(
+    limit: Annotated[
+        int | None, typer.Option("--limit", "-n", metavar="N", min=1, help="Show only the newest N sheets.")
+    ] = None,
+    as_json: JsonOption = False,
+    db: DbOption = None,
+) -> None:
+    """The saved score sheets, the most recently changed first."""
+    with _sheets(db) as sheets:
+        summaries = sheets.list(limit)
+        where = sheets.store.label
+    if as_json:
+        typer.echo(json.dumps({"database": where, "sheets": [s.to_dict() for s in summaries]}))
+        return
+    out = console()
+    if not summaries:
+        out.print(f"No score sheets yet in {where}. Start one with `eights scorecard new` or `eights scorecard`.")
+        return
+    out.print(_list_table(summaries))
+    out.print(f"{len(summaries)} sheet{'s' if len(summaries) != 1 else ''} in {where}.")
+    out.print("Show one with `eights scorecard show ID`; open it with `eights scorecard --sheet ID`.")
+
+
+def _list_table(summaries: list[SheetSummary]) -> Table:
+    table = Table(show_edge=False, box=None, padding=(0, 2), header_style="bold")
+    for column in ("ID", "Changed", "Rules", "Players", "Rounds", "Totals", "State"):
+        table.add_column(column, justify="right" if column in ("ID", "Rounds") else "left")
+    for summary in summaries:
+        totals = ", ".join(str(t) for t in summary.totals) if summary.rounds else "-"
+        table.add_row(
+            str(summary.id),
+            summary.updated_at.astimezone().strftime("%Y-%m-%d %H:%M"),
+            summary.rules_text,
+            ", ".join(summary.names),
+            str(summary.rounds),
+            totals,
+            summary.state_text,
+        )
+    return table
+
+
+@scorecard_app.command("stats")
+def stats_command(as_json: JsonOption = False, db: DbOption = None) -> None:
+    """Per player across the score sheets: sheets played, finished, won, and average points per round."""
+    with _sheets(db) as sheets:
+        stats = sheets.stats()
+        where = sheets.store.label
+    if as_json:
+        typer.echo(json.dumps({"database": where, "players": [s.to_dict() for s in stats]}))
+        return
+    out = console()
+    if not stats:
+        out.print(f"No score sheet with a round entered yet in {where}.")
+        return
+    out.print(_stats_table(stats))
+    out.print(
+        "Sheets with a round entered; won: finished sheets won (a shared win counts); "
+        "points per round as each sheet's rules count them, on sheets that keep points."
+    )
+
+
+def _stats_table(stats: list[SheetPlayerStats]) -> Table:
+    table = Table(show_edge=False, box=None, padding=(0, 2), header_style="bold")
+    for column in ("Player", "Sheets", "Finished", "Won", "Rounds", "Points/round"):
+        table.add_column(column, justify="left" if column == "Player" else "right")
+    for entry in stats:
+        per_round = entry.points_per_round
+        table.add_row(
+            entry.name,
+            str(entry.sheets),
+            str(entry.finished),
+            str(entry.won),
+            str(entry.rounds),
+            "-" if per_round is None else f"{per_round:.1f}",
+        )
+    return table
+
+
+@scorecard_app.command("export")
+def export_command(
+    sheet_id: SheetId,
+    csv_file: Annotated[
+        Path | None,
+        typer.Option("--csv", metavar="FILE", help="One row per round, each player's points and total (- prints it)."),
+    ] = None,
+    json_file: Annotated[
+        Path | None,
+        typer.Option("--json", metavar="FILE", help="The whole sheet as data, its undo list included (- prints it)."),
+    ] = None,
+    db: DbOption = None,
+) -> None:
+    """Save a sheet as CSV (for a spreadsheet) or JSON."""
+    if csv_file is None and json_file is None:
+        _fail("export: say what to write: --csv FILE, --json FILE, or both (- for standard output)")
+    with _sheets(db) as sheets:
+        sheet = sheets.get(sheet_id)
+    written = []
+    for path, text in (
+        (csv_file, to_csv(sheet) if csv_file is not None else ""),
+        (json_file, json.dumps(sheet.to_dict(), indent=2) + "\n" if json_file is not None else ""),
+    ):
+        if path is None:
+            continue
+        if str(path) == "-":
+            typer.echo(text, nl=False)
+            continue
+        try:
+            path.write_text(text, encoding="utf-8")
+        except OSError as exc:
+            _fail(f"cannot write {path}: {exc.strerror or exc}")
+        written.append(str(path))
+    if written:
+        # Beside a sheet printed to standard output, the note goes to standard error.
+        printed = Path("-") in (csv_file, json_file)
+        typer.echo(f"Saved score sheet {sheet_id} to {' and '.join(written)}.", err=printed)
