@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner
@@ -63,7 +64,7 @@ def saved(sheet_id: int) -> tuple[dict[str, object], object]:
         store.close()
 
 
-def shown(sheet_id: int) -> dict[str, object]:
+def shown(sheet_id: int) -> dict[str, Any]:
     data = json.loads(ok("show", str(sheet_id), "--json"))
     assert isinstance(data, dict)
     return data
@@ -109,7 +110,7 @@ def test_a_scripted_derange_sheet_matches_the_totals_worked_by_hand() -> None:
         for name, total in zip(("Ann", "Bob", "Cid"), totals, strict=True):
             assert re.search(rf"^  {name}: .*, total {total}\.$", out, re.MULTILINE), (name, total, out)
     data = shown(sheet_id)
-    assert [r["totals"] for r in data["rounds"]] == [list(t) for _, t in SCRIPT]  # type: ignore[index]
+    assert [r["totals"] for r in data["rounds"]] == [list(t) for _, t in SCRIPT]
     assert data["over"] is True and data["finished_early"] is False
     assert data["winners"] == ["Bob"]  # lowest total wins: 125 < 140 < 141
     assert data["standings"] == [
@@ -117,7 +118,7 @@ def test_a_scripted_derange_sheet_matches_the_totals_worked_by_hand() -> None:
         {"place": 2, "name": "Ann", "total": 140},
         {"place": 3, "name": "Cid", "total": 141},
     ]
-    assert data["rounds"][2]["blocked"] is True and data["rounds"][2]["points"] == [15, 20, 7]  # type: ignore[index]
+    assert data["rounds"][2]["blocked"] is True and data["rounds"][2]["points"] == [15, 20, 7]
     text = ok("show", str(sheet_id))
     assert "Standings: 1. Bob 125; 2. Ann 140; 3. Cid 141." in text
     assert "The match is over after 7 round(s): Bob wins." in text

@@ -331,8 +331,9 @@ class SheetScreen(Screen[None]):
     def entered(self) -> tuple[str | None, dict[str, LeftInput]]:
         """What the form says. :raises SheetError: when no one is chosen as out (nor blocked)."""
         sheet = self.sheet
-        out = self.query_one("#out", Select).value
-        if out == Select.BLANK:
+        chosen = self.query_one("#out", Select)
+        out = chosen.value
+        if chosen.is_blank():
             raise SheetError(f"choose who went out ({player_list(list(sheet.players))}), or No one: blocked")
         left: dict[str, LeftInput] = {}
         for seat, name in enumerate(sheet.players):
