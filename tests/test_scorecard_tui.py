@@ -11,12 +11,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from sqlalchemy import update
 from textual.pilot import Pilot
 from textual.widgets import Button, DataTable, Input, Select, Static
 
 from eights.rules import load_preset
 from eights.scorecard import Sheet
 from eights.store import Store, database_url
+from eights.store.models import SheetRow
 from eights.store.sheets import Sheets
 from eights.tui.scorecard_app import ScorecardApp
 from eights.tui.scorecard_plain import run_plain_sheet
@@ -126,7 +128,7 @@ def test_edit_delete_and_undo_on_the_sheet(sheets: Sheets) -> None:
         table = screen.query_one("#rounds", DataTable)
         table.focus()
         table.move_cursor(row=0)
-        await pilot.press("ctrl+e")
+        await pilot.press("e")
         assert text_of(app, "#form-title").startswith("Editing round 1")
         assert screen.query_one("#out", Select).value == "Ann"
         assert screen.query_one("#left-1", Input).value == "9S"
@@ -136,7 +138,7 @@ def test_edit_delete_and_undo_on_the_sheet(sheets: Sheets) -> None:
         assert text_of(app, "#form-title") == "Enter round 3"
         table.focus()
         table.move_cursor(row=0)
-        await pilot.press("ctrl+d")
+        await pilot.press("d")
         assert "Round 1 deleted" in text_of(app, "#message")
         assert [row[3:] for row in table_rows(app)] == [["+5 = 5", "+10 = 10"]]
         await pilot.press("ctrl+z")
@@ -236,3 +238,21 @@ def test_the_plain_sheet_takes_up_an_unfinished_sheet_and_ends_the_match(sheets:
     assert "'Ann' is not a choice here: undo, edit N, delete N, show, new or quit" in text
     assert "Undid the entry of round 1." in text
     assert sheets.get(sheet_id).rounds == ()
+
+
+def test_a_saved_sheet_that_no_longer_reads_is_refused_in_words_not_opened(sheets: Sheets) -> None:
+    broken = sheets.new(Sheet.new(DERANGE, ["Ann", "Bob"], dealer="Ann"))
+    data = Sheet.new(DERANGE, ["Ann", "Bob"], dealer="Ann").to_dict()
+    data["rounds"] = [{"out": "Ann", "left": {"Bob": "JK"}}]  # derange has no jokers
+    with sheets.store.engine.begin() as connection:
+        connection.execute(update(SheetRow).where(SheetRow.id == broken).values(data=data))
+    app = ScorecardApp(sheets)
+
+    async def script(pilot: Pilot[None]) -> None:
+        await pilot.click(f"#sheet-{broken}")
+        await pilot.pause()
+        assert isinstance(app.screen, SheetsScreen)
+        error = text_of(app, "#sheets-error")
+        assert error.startswith(f"Not opened: score sheet {broken} in ") and "cannot be read" in error
+
+    run_app(app, script)

@@ -11,6 +11,7 @@ from typing import ClassVar
 from textual.app import App
 from textual.binding import Binding, BindingType
 
+from eights.store import StoreError
 from eights.store.sheets import Sheets
 from eights.tui.screens.scorecard import SheetScreen, SheetsScreen
 
@@ -33,7 +34,13 @@ class ScorecardApp(App[None]):
             self.push_screen(SheetsScreen(self.sheets))
 
     def on_sheets_screen_open(self, message: SheetsScreen.Open) -> None:
-        self.switch_screen(SheetScreen(self.sheets, message.sheet_id))
+        try:
+            screen = SheetScreen(self.sheets, message.sheet_id)
+        except StoreError as exc:  # a sheet that no longer reads, a database gone away
+            if isinstance(self.screen, SheetsScreen):
+                self.screen.show_error(f"Not opened: {exc}")
+            return
+        self.switch_screen(screen)
 
     def on_sheet_screen_leave(self, message: SheetScreen.Leave) -> None:
         self.switch_screen(SheetsScreen(self.sheets))

@@ -135,9 +135,12 @@ class SheetsScreen(Screen[None]):
         try:
             sheet_id = self.sheets.new(self.new_sheet())
         except (SheetError, RulesError, StoreError) as exc:
-            self.query_one("#sheets-error", Static).update(Text(f"Not started: {exc}"))
+            self.show_error(f"Not started: {exc}")
             return
         self.post_message(self.Open(sheet_id))
+
+    def show_error(self, words: str) -> None:
+        self.query_one("#sheets-error", Static).update(Text(words))
 
     @on(Button.Pressed, "#going Button")
     def go_on(self, event: Button.Pressed) -> None:
@@ -149,6 +152,19 @@ class SheetsScreen(Screen[None]):
         self.app.exit()
 
 
+#: What the rounds table takes, shown under it.
+TABLE_HINT = "Rounds: tab here, up and down choose one; Enter or e edits it, d or Delete removes it."
+
+
+class RoundsTable(DataTable[str | Text]):
+    """The rounds entered, one row each; keys to edit or delete the round under the cursor."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("e", "screen.edit", "Edit round"),
+        Binding("d,delete", "screen.delete", "Delete round"),
+    ]
+
+
 class SheetScreen(Screen[None]):
     """One score sheet: the round to enter, the rounds entered, the standings and the entry form."""
 
@@ -157,6 +173,7 @@ class SheetScreen(Screen[None]):
     #sheet-main { height: 1fr; }
     #sheet-left { width: 1fr; height: 1fr; padding: 0 1; }
     #rounds { height: 1fr; }
+    #table-hint { height: auto; color: $text-muted; }
     #standings { height: auto; padding: 1 0 0 0; }
     #sheet-right { width: 48; height: 1fr; padding: 0 1; border-left: vkey $primary; }
     #form-title { text-style: bold; margin: 0 0 1 0; }
@@ -172,8 +189,6 @@ class SheetScreen(Screen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+s", "enter", "Save round"),
         Binding("ctrl+z", "undo", "Undo"),
-        Binding("ctrl+e", "edit", "Edit round"),
-        Binding("ctrl+d", "delete", "Delete round"),
         Binding("ctrl+f", "finish", "Finish match"),
         Binding("escape", "back", "Cancel edit / sheets"),
         Binding("ctrl+q", "app.quit", "Quit"),
@@ -198,7 +213,8 @@ class SheetScreen(Screen[None]):
         yield Static(id="sheet-head")
         with Horizontal(id="sheet-main"):
             with Vertical(id="sheet-left"):
-                yield DataTable(id="rounds", cursor_type="row", zebra_stripes=True)
+                yield RoundsTable(id="rounds", cursor_type="row", zebra_stripes=True)
+                yield Static(TABLE_HINT, id="table-hint")
                 yield Static(id="standings")
             with VerticalScroll(id="sheet-right"):
                 yield Label(id="form-title")
