@@ -1,22 +1,25 @@
-"""Screenshots of the web table for the docs: a game against the computer on a phone and on a desktop.
+"""Screenshots of the web table for the docs: a table mid-game on a phone and on a desktop, and a room's
+lobby with a friend seated.
 
-Starts ``eights serve`` on a temporary database, drives Debian's Chromium with Playwright, and
-writes docs/web-phone.png and docs/web-desktop.png. Run from the repository's root:
-``.venv/bin/python scripts/web_screenshots.py``.
+Starts ``eights serve`` on a temporary database, drives Debian's Chromium (``/usr/bin/chromium``) with
+Playwright, and writes docs/web-phone.png, docs/web-desktop.png and docs/web-lobby.png. Run from the
+repository's root: ``.venv/bin/python scripts/web_screenshots.py``.
 """
 
 from __future__ import annotations
 
+import socket
 import subprocess
 import sys
 import tempfile
 import time
+import urllib.request
 from pathlib import Path
 
-from playwright.sync_api import Page, sync_playwright
+from playwright.sync_api import Browser, Page, sync_playwright
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
-PORT = 8766
+CHROMIUM = "/usr/bin/chromium"
 ARGS = [
     "--no-sandbox",
     "--disable-gpu",
@@ -24,53 +27,115 @@ ARGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
+PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True}
+DESKTOP = {"viewport": {"width": 1280, "height": 800}}
+#: Seconds to wait for the server, a page or a turn.
+PATIENCE = 30
 
 
-def play_a_few(page: Page, moves: int) -> None:
-    """Start a derange game against the computer and make ``moves`` moves (a card when one plays)."""
-    page.goto(f"http://127.0.0.1:{PORT}/")
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+def wait_for_server(base: str) -> None:
+    deadline = time.monotonic() + PATIENCE
+    while True:
+        try:
+            with urllib.request.urlopen(f"{base}/api/presets", timeout=2):
+                return
+        except OSError:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.2)
+
+
+def new_game(page: Page, base: str, preset: str, players: int, options: dict[str, str]) -> None:
+    """A game against the computer from the home page, the options typed into the form."""
+    page.goto(f"{base}/")
     page.fill("#name", "Ann")
-    page.select_option("#preset", "derange")
+    page.check(f"#new-preset-{preset}")
+    page.select_option("#new-players", str(players))
+    for key, value in options.items():
+        field = f"#new-option-{key}"
+        if not page.is_visible(field):
+            page.click(".more-options summary")
+        if page.get_attribute(field, "type") == "checkbox":
+            page.set_checked(field, value == "true")
+        else:
+            page.fill(field, value)
+            page.press(field, "Tab")
     page.click("#play-computer")
+    page.wait_for_selector("#hand .card", timeout=PATIENCE * 1000)
+
+
+def my_turn(page: Page) -> None:
+    """Wait until it is this seat's turn to play a card (no dialog open)."""
+    page.wait_for_selector("#hand .card.marked, #moves button", timeout=PATIENCE * 1000)
+    if page.is_visible("#dialog"):
+        page.click("#dialog-close")
+
+
+def play(page: Page, moves: int) -> None:
+    """Make ``moves`` moves: a marked card when there is one, else the first move; a dialog's first choice."""
     for _ in range(moves):
-        page.wait_for_selector("#hand button.playable, #moves button", timeout=30_000)
-        playable = page.query_selector("#hand button.playable")
-        (playable or page.query_selector("#moves button")).click()  # type: ignore[union-attr]
-        time.sleep(0.8)
-    page.wait_for_selector("#hand button.playable, #moves button", timeout=30_000)
+        my_turn(page)
+        page.locator("#hand .card.marked, #moves button").first.click(timeout=PATIENCE * 1000)
+        time.sleep(0.3)
+        if page.is_visible("#dialog .suit-choice, #dialog .move-choice"):
+            page.click("#dialog .suit-choice, #dialog .move-choice")
+    my_turn(page)
+    time.sleep(0.5)
+
+
+def lobby(browser: Browser, base: str) -> None:
+    """The host's room with a friend seated (the friend on a phone), as the host sees it."""
+    host = browser.new_page(**DESKTOP)  # type: ignore[arg-type]
+    host.goto(f"{base}/")
+    host.fill("#name", "Ann")
+    host.select_option("#new-players", "3")
+    host.click("#new-room")
+    host.wait_for_selector("#lobby-code:not(:empty)")
+    code = host.text_content("#lobby-code")
+    friend = browser.new_page(**PHONE)  # type: ignore[arg-type]
+    friend.goto(f"{base}/r/{code}")
+    friend.fill("#sit-name", "Bea")
+    friend.click("#sit-1")
+    friend.wait_for_selector("#lobby-device")
+    host.select_option("#room-seat-2", "hard")
+    host.wait_for_function("!document.querySelector('#start').disabled")
+    host.wait_for_load_state("networkidle")
+    host.screenshot(path=str(DOCS / "web-lobby.png"))
 
 
 def main() -> None:
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
     with tempfile.TemporaryDirectory() as folder:
-        server = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "eights.cli",
-                "serve",
-                "--port",
-                str(PORT),
-                "--pace",
-                "0.1",
-                "--db",
-                str(Path(folder) / "shots.db"),
-            ]
-        )
+        command = [sys.executable, "-m", "eights.cli", "serve", "--port", str(port), "--pace", "0.2"]
+        server = subprocess.Popen([*command, "--db", str(Path(folder) / "shots.db")])
         try:
-            time.sleep(3)
+            wait_for_server(base)
             with sync_playwright() as p:
-                browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=ARGS)
-                phone = browser.new_page(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
-                play_a_few(phone, 3)
-                phone.screenshot(path=str(DOCS / "web-phone.png"), full_page=True)
-                desktop = browser.new_page(viewport={"width": 1280, "height": 800})
-                play_a_few(desktop, 5)
-                desktop.screenshot(path=str(DOCS / "web-desktop.png"), full_page=True)
+                browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+                phone = browser.new_page(**PHONE)  # type: ignore[arg-type]
+                new_game(phone, base, "action", 4, {"stacking": "true"})
+                play(phone, 2)
+                phone.screenshot(path=str(DOCS / "web-phone.png"))
+                desktop = browser.new_page(**DESKTOP)  # type: ignore[arg-type]
+                new_game(desktop, base, "classic", 4, {"score_keeping": "true", "target": "100"})
+                play(desktop, 3)
+                desktop.keyboard.press("h")  # a hint, to show it
+                desktop.wait_for_selector("#hint-line:not([hidden])")
+                desktop.screenshot(path=str(DOCS / "web-desktop.png"))
+                lobby(browser, base)
                 browser.close()
         finally:
             server.terminate()
             server.wait(10)
-    print(f"wrote {DOCS / 'web-phone.png'} and {DOCS / 'web-desktop.png'}", file=sys.stderr)
+    print(f"wrote {', '.join(f'docs/web-{n}.png' for n in ('phone', 'desktop', 'lobby'))}", file=sys.stderr)
 
 
 if __name__ == "__main__":

@@ -130,6 +130,9 @@ function draw() {
   const state = ui.state;
   if (!state) return;
   const phase = state.room.phase;
+  // the seat as the state shows it: the table says it; in the lobby, the host may have opened it again
+  if (state.table) ui.seat = state.table.seat;
+  else if (ui.seat !== null && state.room.seats[ui.seat]?.kind !== "person") ui.seat = null;
   $("room-note").textContent = "";
   $("lobby").hidden = phase !== "lobby";
   $("table").hidden = phase === "lobby";
@@ -144,8 +147,12 @@ function draw() {
   }
 }
 
+/** Messages that change the room carry the version of the state on screen (the server refuses stale ones). */
+const VERSIONED = new Set(["setup", "start", "act", "hint", "rematch"]);
+
 function send(message) {
-  if (!ui.net.send(message)) flash("Not connected: reconnecting, try again in a moment.");
+  const out = VERSIONED.has(message.type) ? { ...message, version: ui.state.version } : message;
+  if (!ui.net.send(out)) flash("Not connected: reconnecting, try again in a moment.");
 }
 
 /** Send one of the server's legal moves (once per state version: a double tap sends it once). */
@@ -154,7 +161,7 @@ function act(action) {
   if (ui.busy === version) return;
   ui.busy = version;
   closeDialog("moves");
-  send({ type: "act", version, action });
+  send({ type: "act", action });
 }
 
 // ----- keys ----------------------------------------------------------------------------------------------
@@ -172,7 +179,7 @@ function keys(event) {
   const move = (kind) => t.legal.find((m) => m.kind === kind);
   if (key === "d" && move("draw")) act(move("draw").action);
   else if (key === "p" && move("pass")) act(move("pass").action);
-  else if (key === "h" && t.legal.length) send({ type: "hint", version: ui.state.version });
+  else if (key === "h" && t.legal.length) send({ type: "hint" });
   else if (key === "r") rulesDialog(ui.state.room.preset, ui.state.room.options);
   else return;
   event.preventDefault();

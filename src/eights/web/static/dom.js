@@ -78,15 +78,17 @@ export async function copy(text) {
   }
 }
 
-/** Show `text` for a few seconds in the page's message line (role="alert"). */
+/** Show `text` for a few seconds in the page's message line (role="alert"); a tap hides it sooner. */
 let flashTimer = null;
 export function flash(text) {
   const line = $("flash");
-  line.textContent = text;
-  line.hidden = false;
-  clearTimeout(flashTimer);
-  flashTimer = setTimeout(() => {
+  const hide = () => {
     line.hidden = true;
     line.textContent = "";
-  }, 6000);
+  };
+  line.textContent = text;
+  line.hidden = false;
+  line.onclick = hide;
+  clearTimeout(flashTimer);
+  flashTimer = setTimeout(hide, 6000);
 }

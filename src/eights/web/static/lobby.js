@@ -3,7 +3,7 @@
 
 import { $, button, el, keepingFocus, labelled, saved, select } from "./dom.js";
 import { anotherDeviceDialog, linkRow, rulesDialog } from "./dialogs.js";
-import { levelChoices, rulesForm, seatLine, seatsFieldset } from "./setup.js";
+import { levelChoices, playersSelect, rulesForm, seatLine, seatsFieldset } from "./setup.js";
 
 let drawnFor = null; // what the host's form was last drawn from: it is redrawn only when that changes
 
@@ -54,7 +54,7 @@ export function drawLobby({ catalog, state, seat, send }) {
 
   const actions = [];
   if (host) {
-    const start = button("Start the game", () => send({ type: "start", version: state.version }), "primary");
+    const start = button("Start the game", () => send({ type: "start" }), "primary");
     start.id = "start";
     start.disabled = open > 0;
     actions.push(start);
@@ -119,7 +119,6 @@ function hostForm(catalog, state, send) {
   const change = (next) =>
     send({
       type: "setup",
-      version: state.version,
       preset: next.preset,
       options: next.options,
       players: next.players,
@@ -152,10 +151,11 @@ function hostForm(catalog, state, send) {
   away.addEventListener("change", () => change({ ...config, away_seconds: Number(away.value) }));
   const awayRow = labelled("Away limit (seconds): a computer plays for a person away this long on their turn", away, "inline");
 
+  const form = { catalog, config, prefix: "room-", newSeat: () => "open", change };
   return [
-    el("p", "You are the host: choose the rules and the seats, then start.", "about"),
-    rulesForm({ catalog, config, prefix: "room-", newSeat: () => "open", change }),
-    seatsFieldset(config, seatRow),
+    el("p", "You are the host: choose the seats and the rules, then start.", "about"),
+    seatsFieldset(config, seatRow, [playersSelect(form)]),
     awayRow,
+    rulesForm(form),
   ];
 }

@@ -22,9 +22,9 @@ export function freshConfig(catalog, name, seat) {
 /**
  * The rules form for `config` ({preset, options: {key: text} changed from the preset, players, seats}).
  * `change(newConfig)` is called on every change (`newSeat(index)` fills seats added when the number of
- * players grows). `prefix` keeps ids unique.
+ * players grows). `prefix` keeps ids unique; `between` (nodes) goes between the game and its options.
  */
-export function rulesForm({ catalog, config, prefix, newSeat, change }) {
+export function rulesForm({ catalog, config, prefix, newSeat, change }, between = []) {
   const preset = presetOf(catalog, config.preset);
   const form = el("div", null, "rules-form");
 
@@ -48,13 +48,7 @@ export function rulesForm({ catalog, config, prefix, newSeat, change }) {
     presets.append(choice);
   }
   presets.append(button("Read the rules", () => rulesDialog(preset.name, optionTexts(config.options)), "link-button"));
-  form.append(presets);
-
-  const counts = [];
-  for (let n = preset.min_players; n <= preset.max_players; n++) counts.push([String(n), String(n)]);
-  const players = select(`${prefix}players`, counts, String(config.players));
-  players.addEventListener("change", () => change(resized(config, Number(players.value), newSeat)));
-  form.append(labelled("Players", players, "inline"));
+  form.append(presets, ...between);
 
   const main = el("fieldset", null, "options");
   main.append(el("legend", "Options"));
@@ -70,10 +64,20 @@ export function rulesForm({ catalog, config, prefix, newSeat, change }) {
   return form;
 }
 
-/** The seats of `config`, a line each from `seatRow(index)`. */
-export function seatsFieldset(config, seatRow) {
+/** The number of players, from the preset's range. */
+export function playersSelect({ catalog, config, prefix, newSeat, change }) {
+  const preset = presetOf(catalog, config.preset);
+  const counts = [];
+  for (let n = preset.min_players; n <= preset.max_players; n++) counts.push([String(n), String(n)]);
+  const players = select(`${prefix}players`, counts, String(config.players));
+  players.addEventListener("change", () => change(resized(config, Number(players.value), newSeat)));
+  return labelled("Players", players, "inline");
+}
+
+/** The seats of `config`, a line each from `seatRow(index)`, after `first` (nodes) if given. */
+export function seatsFieldset(config, seatRow, first = []) {
   const seats = el("fieldset", null, "seat-fields");
-  seats.append(el("legend", "Seats"));
+  seats.append(el("legend", "Seats"), ...first);
   for (let index = 0; index < config.players; index++) seats.append(seatRow(index));
   return seats;
 }
@@ -106,7 +110,7 @@ function optionControl(option, config, prefix, change) {
     control = document.createElement("input");
     control.type = option.kind === "int" ? "number" : "text";
     if (option.kind === "int") control.inputMode = "numeric";
-    if (option.kind === "list") control.placeholder = "none (a list, split by commas)";
+    if (option.kind === "list") control.placeholder = "none (a list: a,b,c)";
     control.value = value;
     control.addEventListener("change", () => set(control.value.trim()));
   }
@@ -151,8 +155,9 @@ export function showHome(catalog) {
   }
 
   function draw() {
+    const form = { catalog, config, prefix: "new-", newSeat: () => "normal", change };
     keepingFocus(() => {
-      $("new-game-rules").replaceChildren(rulesForm({ catalog, config, prefix: "new-", newSeat: () => "normal", change }));
+      $("new-game-rules").replaceChildren(rulesForm(form, [playersSelect(form)]));
       $("new-game-seats").replaceChildren(seatsFieldset(config, seatRow));
     });
   }

@@ -62,36 +62,46 @@ export function drawTable(ui, act, send) {
 
   $("prompt").textContent = t.prompt;
   $("pending").replaceChildren(...t.pending.map((line) => el("li", line)));
-  $("drawn").hidden = !t.drawn;
-  if (t.drawn) $("drawn").replaceChildren("You drew ", el("span", t.drawn.text, `suit-${t.drawn.suit || "joker"}`), ".");
   const hint = ui.hint && ui.hint.version === version ? ui.hint : null;
   $("hint-line").hidden = !hint;
-  $("hint-line").textContent = hint ? `Hint: ${hint.text}` : "";
+  $("hint-line").textContent = hint ? hint.text : "";
+
+  let roundEnd = null;
+  if (!t.round_end && t.round === 1) ui.lastRoundEnd = null; // a new match
+  if (t.round_end) {
+    // kept after the server stops sending it (the next round's first move), to be looked at again
+    ui.lastRoundEnd = { names: t.names, end: t.round_end, score: t.score_keeping };
+    const key = JSON.stringify([room.code, t.round_end.round, t.round_end.hands.map((h) => h.map((c) => c.code))]);
+    if (shownRoundEnd !== key) roundEnd = shownRoundEnd = key;
+  }
 
   const moveKey = t.legal.map((m) => m.action).join("|");
   if (dialogKind() === "moves" && $("dialog").dataset.moves !== moveKey) closeDialog("moves");
+  // each part is drawn again only when what it shows changed (a screen reader hears no repeats)
   keepingFocus(() => {
-    drawHand(t, hint, act, moveKey);
-    drawMoves(t, act, moveKey);
-    drawTools(ui, send);
+    const handKey = [t.seat, t.hand.map((c) => c.code), moveKey, t.drawn?.code, hint?.action];
+    if (changed("hand", handKey)) drawHand(t, hint, act, moveKey);
+    if (changed("moves", moveKey)) drawMoves(t, act, moveKey);
+    if (changed("tools", [room.code, t.seat, t.legal.length > 0, ui.lastRoundEnd?.end.round])) drawTools(ui, send);
   });
   $("table").classList.toggle("busy", ui.busy === version);
 
   const askNow = t.legal.filter((m) => m.kind === "suit" || m.kind === "choose");
-  if (askNow.length && autoOpened !== version && !$("dialog").open) {
+  if (roundEnd) roundEndDialog(ui.lastRoundEnd);
+  else if (askNow.length && autoOpened !== version && !$("dialog").open) {
     autoOpened = version;
     openMoves(askNow[0].kind, t, act, moveKey);
   }
   drawResult(ui, room, t, send);
-  if (!t.round_end && t.round === 1) ui.lastRoundEnd = null; // a new match
-  if (t.round_end) {
-    const key = JSON.stringify([room.code, t.round_end.round, t.round_end.hands.map((h) => h.map((c) => c.code))]);
-    ui.lastRoundEnd = { names: t.names, end: t.round_end, score: t.score_keeping };
-    if (shownRoundEnd !== key) {
-      shownRoundEnd = key;
-      roundEndDialog(ui.lastRoundEnd);
-    }
-  }
+}
+
+/** Whether `key` differs from what the element `id` was last drawn from (and remember it). */
+function changed(id, key) {
+  const text = JSON.stringify(key);
+  const node = $(id);
+  if (node.dataset.drawnFrom === text) return false;
+  node.dataset.drawnFrom = text;
+  return true;
 }
 
 function drawSeats(room, t) {
@@ -130,11 +140,14 @@ function drawSeats(room, t) {
 }
 
 function drawCentre(t) {
+  $("top-card").hidden = !t.top;
   $("stock-count").textContent = `${t.stock} in stock`;
-  const top = cardFace(t.top, el("span"));
-  top.setAttribute("role", "img");
-  top.setAttribute("aria-label", `top card: ${t.top.label}`);
-  $("top-card").replaceChildren(top);
+  if (t.top) {
+    const top = cardFace(t.top, el("span"));
+    top.setAttribute("role", "img");
+    top.setAttribute("aria-label", `top card: ${t.top.label}`);
+    $("top-card").replaceChildren(top);
+  }
   const suit = $("suit");
   if (t.active_suit) suit.replaceChildren(t.suit_named ? "Named suit: " : "Suit: ", suitBadge(t.active_suit));
   else suit.replaceChildren("Suit: none yet");
@@ -263,10 +276,10 @@ function drawMoves(t, act, moveKey) {
 }
 
 function drawTools(ui, send) {
-  const { room, table: t, version } = ui.state;
+  const { room, table: t } = ui.state;
   const tools = [];
   if (t.legal.length) {
-    const hint = button("Hint", () => send({ type: "hint", version }));
+    const hint = button("Hint", () => send({ type: "hint" }));
     hint.id = "tool-hint";
     hint.append(" ", el("kbd", "h"));
     tools.push(hint);
@@ -301,12 +314,12 @@ function drawTools(ui, send) {
 function drawResult(ui, room, t, send) {
   const box = $("result");
   box.hidden = !t.result;
-  if (!t.result) return;
   const host = t.seat !== null && t.seat === room.host_seat;
+  if (!t.result || !changed("result", [t.result, host])) return;
   const parts = [el("h2", t.result.lines[0]), ...t.result.lines.slice(1).map((line) => el("p", line.trim()))];
   const buttons = el("div", null, "buttons");
   if (host) {
-    const again = button("Rematch", () => send({ type: "rematch", version: ui.state.version }), "primary");
+    const again = button("Rematch", () => send({ type: "rematch" }), "primary");
     again.id = "rematch";
     buttons.append(again);
   } else {
