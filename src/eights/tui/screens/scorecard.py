@@ -175,12 +175,13 @@ class SheetScreen(Screen[None]):
     #rounds { height: 1fr; }
     #table-hint { height: auto; color: $text-muted; }
     #standings { height: auto; padding: 1 0 0 0; }
-    #sheet-right { width: 48; height: 1fr; padding: 0 1; border-left: vkey $primary; }
+    #sheet-right { width: 40%; min-width: 40; max-width: 50; height: 1fr; padding: 0 1; border-left: vkey $primary; }
     #form-title { text-style: bold; margin: 0 0 1 0; }
-    #sheet-right .row { height: 1; margin: 0 0 1 0; }
+    #sheet-right .row { height: 1; margin: 0; }
+    #sheet-right #out-row { margin: 0 0 1 0; }
     #sheet-right .field { width: 14; padding: 0 1 0 0; }
     #sheet-right Select, #sheet-right Input { width: 1fr; }
-    #form-buttons { height: auto; margin: 0 0 1 0; }
+    #form-buttons { height: auto; margin: 1 0 1 0; }
     #form-buttons Button { margin: 0 1 0 0; min-width: 10; }
     #message { height: auto; margin: 0 0 1 0; }
     #message.-error { color: $error; }
@@ -218,7 +219,7 @@ class SheetScreen(Screen[None]):
                 yield Static(id="standings")
             with VerticalScroll(id="sheet-right"):
                 yield Label(id="form-title")
-                with Horizontal(classes="row"):
+                with Horizontal(classes="row", id="out-row"):
                     yield Label("Went out", classes="field")
                     choices = [(name, name) for name in sheet.players] + [("No one: blocked", BLOCKED)]
                     yield Select(choices, prompt="who went out?", compact=True, id="out")
@@ -268,15 +269,19 @@ class SheetScreen(Screen[None]):
             deal = f"{sheet.players[result.dealer]} {result.hand_size}"
             cells: list[str | Text] = [str(result.number), deal, out]
             for points, total in zip(result.points, result.totals, strict=True):
-                shown = f"+{points} = {total}" if sheet.keeps_points else f"{points} = {total}"
+                # Points: "+70 = 70". No points kept: the round's winners "won (2)", the others "(1)": games won so far.
+                shown = f"+{points} = {total}" if sheet.keeps_points else f"{'won ' if points else ''}({total})"
                 cells.append(Text(shown, justify="right"))
             table.add_row(*cells, key=str(result.number))
         if sheet.rounds:
             table.move_cursor(row=min(max(cursor, 0), len(sheet.rounds) - 1))
         standings = Text("Standings", style="bold")
-        word = "games won" if not sheet.keeps_points else "points"
         for standing in sheet.standings():
             leader = standing.place == 1 and bool(sheet.rounds)
+            if sheet.keeps_points:
+                word = "point" if standing.total == 1 else "points"
+            else:
+                word = "game won" if standing.total == 1 else "games won"
             standings.append(f"\n{standing.place}. {standing.name}: {standing.total} {word}", "bold" if leader else "")
         if sheet.over:
             standings.append(f"\n{next_words(sheet)}", style="bold green")
