@@ -71,23 +71,31 @@ def new_game(page: Page, base: str, preset: str, players: int, options: dict[str
     page.wait_for_selector("#hand .card", timeout=PATIENCE * 1000)
 
 
+#: This seat is to act, with no move of its own on the way.
+MY_TURN = """() => !document.querySelector("#table").classList.contains("busy")
+    && document.querySelector("#seats .seat.turn")?.textContent.includes("(you)")
+    && document.querySelector("#hand .card.marked, #moves button") !== null"""
+
+
 def my_turn(page: Page) -> None:
-    """Wait until it is this seat's turn to play a card (no dialog open)."""
-    page.wait_for_selector("#hand .card.marked, #moves button", timeout=PATIENCE * 1000)
+    """Wait until it is this seat's turn (and close a dialog that opened by itself)."""
+    page.wait_for_function(MY_TURN, timeout=PATIENCE * 1000)
     if page.is_visible("#dialog"):
         page.click("#dialog-close")
 
 
 def play(page: Page, moves: int) -> None:
-    """Make ``moves`` moves: a marked card when there is one, else the first move; a dialog's first choice."""
-    for _ in range(moves):
+    """Make at least ``moves`` moves (a marked card when there is one, else the first move; a dialog's
+    first choice), then more until a card of the hand is marked as playable."""
+    for done in range(moves + 20):
         my_turn(page)
+        if done >= moves and page.query_selector("#hand .card.marked"):
+            break
         page.locator("#hand .card.marked, #moves button").first.click(timeout=PATIENCE * 1000)
         time.sleep(0.3)
         if page.is_visible("#dialog .suit-choice, #dialog .move-choice"):
             page.click("#dialog .suit-choice, #dialog .move-choice")
-    my_turn(page)
-    time.sleep(0.5)
+    time.sleep(0.3)
 
 
 def lobby(browser: Browser, base: str) -> None:
