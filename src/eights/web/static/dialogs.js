@@ -119,7 +119,7 @@ export function keysDialog() {
 }
 
 /** A QR code of `link`, drawn here (the link may carry a seat token, which no server should log). */
-export function qrImage(link, alt) {
+function qrImage(link, alt) {
   const image = el("img", null, "qr");
   image.src = `data:image/svg+xml;charset=utf-8,${encodeURIComponent(renderSVG(link, { ecc: "M", border: 2 }))}`;
   image.alt = alt;

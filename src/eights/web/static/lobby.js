@@ -5,7 +5,7 @@ import { $, button, el, keepingFocus, labelled, saved, select } from "./dom.js";
 import { anotherDeviceDialog, linkRow, rulesDialog } from "./dialogs.js";
 import { levelChoices, playersSelect, rulesForm, seatLine, seatsFieldset } from "./setup.js";
 
-let drawnFor = null; // what the host's form was last drawn from: it is redrawn only when that changes
+let drawnFor = null; // what the seats and the host's form were last drawn from: redrawn only when that changes
 
 /** Let the host's form be drawn again from the room (after the server refused a change). */
 export function redrawLobby() {
@@ -41,15 +41,11 @@ export function drawLobby({ catalog, state, seat, send }) {
   if (!qr.src.endsWith(`/api/rooms/${room.code}/qr.svg`)) qr.src = `/api/rooms/${room.code}/qr.svg`;
 
   const open = room.seats.filter((s) => s.kind === "open").length;
-  if (host) {
-    const key = JSON.stringify([room.preset, room.options, room.seats, room.away_seconds, catalog.levels]);
-    if (key !== drawnFor) {
-      drawnFor = key;
-      keepingFocus(() => $("lobby-seats").replaceChildren(...hostForm(catalog, state, send)));
-    }
-  } else {
-    drawnFor = null;
-    keepingFocus(() => $("lobby-seats").replaceChildren(...guestView(room, seat, send)));
+  const key = JSON.stringify([seat, host, room.preset, room.options, room.seats, room.away_seconds]);
+  if (key !== drawnFor) {
+    drawnFor = key;
+    const nodes = host ? hostForm(catalog, room, send) : guestView(room, seat, send);
+    keepingFocus(() => $("lobby-seats").replaceChildren(...nodes));
   }
 
   const actions = [];
@@ -87,7 +83,7 @@ function guestView(room, seat, send) {
     name.maxLength = 24;
     name.autocomplete = "nickname";
     name.value = saved.name();
-    name.addEventListener("change", () => saved.setName(name.value.trim()));
+    name.addEventListener("input", () => saved.setName(name.value.trim())); // kept if the seats are redrawn
     nodes.push(labelled("Your name", name));
   }
   const list = el("ol", null, "seat-list");
@@ -113,8 +109,7 @@ function guestView(room, seat, send) {
 }
 
 /** The host's form: rules and seats as in a new game, each seat open, a computer, or the person there. */
-function hostForm(catalog, state, send) {
-  const room = state.room;
+function hostForm(catalog, room, send) {
   const config = configOf(catalog, room);
   const change = (next) =>
     send({

@@ -10,10 +10,10 @@ let moreOpen = false; // "More options" stays open across redraws
 const presetOf = (catalog, name) => catalog.presets.find((p) => p.name === name) || catalog.presets[0];
 
 /** The options as "k=v" texts (for GET /api/rules and for showing). */
-export const optionTexts = (options) => Object.entries(options).map(([key, value]) => `${key}=${value}`);
+const optionTexts = (options) => Object.entries(options).map(([key, value]) => `${key}=${value}`);
 
 /** A config for `preset` with its own defaults, `seat(i)` filling each seat. */
-export function freshConfig(catalog, name, seat) {
+function freshConfig(catalog, name, seat) {
   const preset = presetOf(catalog, name);
   const players = preset.default_players;
   return { preset: preset.name, options: {}, players, seats: Array.from({ length: players }, (_, i) => seat(i)) };
@@ -136,7 +136,7 @@ export const levelChoices = (catalog) => catalog.levels.map((level) => [level, `
 export function showHome(catalog) {
   $("home").hidden = false;
   $("name").value = saved.name();
-  let config = freshConfig(catalog, "classic", (i) => (i === 0 ? "me" : "normal"));
+  let config = freshConfig(catalog, catalog.presets[0].name, (i) => (i === 0 ? "me" : "normal"));
 
   function change(next) {
     config = next;
