@@ -16,6 +16,7 @@ import pytest
 from typer.testing import CliRunner
 
 from eights.cli import app
+from eights.rules import load_preset
 from eights.scorecard import Sheet
 from eights.store import Store, database_url
 from eights.store.sheets import Sheets
@@ -338,3 +339,23 @@ def test_export_needs_a_file_and_the_interactive_flags_need_no_command() -> None
     sheet_id = new_sheet("--variant", "derange", "--players", "Ann,Bob", "--dealer", "Ann")
     assert "say what to write: --csv FILE, --json FILE" in refused("export", str(sheet_id))
     assert "give them without `show`" in refused("--plain", "show", str(sheet_id))
+
+
+def test_db_before_the_command_is_the_database_used(tmp_path: Path) -> None:
+    other = str(tmp_path / "other.db")
+    ok("--db", other, "new", "--variant", "derange", "--players", "Ann,Bob", "--dealer", "Ann")
+    assert json.loads(ok("list", "--json"))["sheets"] == []  # not in the test's own database
+    listed = json.loads(ok("--db", other, "list", "--json"))
+    assert listed["database"] == other and [s["players"] for s in listed["sheets"]] == [["Ann", "Bob"]]
+    assert json.loads(ok("list", "--json", "--db", other))["sheets"] == listed["sheets"]
+
+
+def test_new_reads_house_rules_from_a_file(tmp_path: Path) -> None:
+    house = tmp_path / "house.toml"
+    house.write_text(load_preset("derange").with_options(["short_rounds=true"]).to_toml("derange", str(house)))
+    out = ok("new", "--rules", str(house), "--players", "Ann,Bob", "--dealer", "Bob")
+    assert f"({house}: derange with short_rounds=true)" in out
+    assert "Next: round 1, Bob deals 4 cards each." in out
+    assert "give a preset (--variant) or a rules file (--rules), not both" in refused(
+        "new", "--variant", "classic", "--rules", str(house), "--players", "Ann,Bob"
+    )

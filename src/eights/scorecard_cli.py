@@ -99,9 +99,18 @@ def _clear_errors() -> Iterator[None]:
         _fail(str(exc))
 
 
+def _given_db(ctx: typer.Context, db: str | None) -> str | None:
+    """``--db`` after the command, else before it (``eights scorecard --db FILE list``)."""
+    parent = ctx.parent
+    while db is None and parent is not None:
+        db = parent.params.get("db")
+        parent = parent.parent
+    return db
+
+
 @contextmanager
-def _sheets(db: str | None) -> Iterator[Sheets]:
-    store = open_store(db)
+def _sheets(ctx: typer.Context, db: str | None) -> Iterator[Sheets]:
+    store = open_store(_given_db(ctx, db))
     try:
         with _clear_errors():
             yield Sheets(store)
@@ -301,6 +310,7 @@ def scorecard_command(
 
 @scorecard_app.command("new")
 def new_command(
+    ctx: typer.Context,
     variant: VariantOption = None,
     option: OptionsOption = None,
     rules_file: RulesOption = None,
@@ -321,7 +331,7 @@ def new_command(
     with _clear_errors():
         rules = resolve_rules(variant, rules_file, option)
         sheet = Sheet.new(rules, players.split(","), dealer=dealer, rng=random.Random() if dealer is None else None)
-    with _sheets(db) as sheets:
+    with _sheets(ctx, db) as sheets:
         sheet_id = sheets.new(sheet)
     if as_json:
         typer.echo(json.dumps(sheet_json(sheet_id, sheet)))
@@ -339,13 +349,14 @@ def new_command(
     )
 
 
-def _change(db: str | None, sheet_id: int, make: Callable[[Sheet], T]) -> tuple[Sheet, T]:
-    with _sheets(db) as sheets:
+def _change(ctx: typer.Context, db: str | None, sheet_id: int, make: Callable[[Sheet], T]) -> tuple[Sheet, T]:
+    with _sheets(ctx, db) as sheets:
         return sheets.change(sheet_id, make)
 
 
 @scorecard_app.command("round")
 def round_command(
+    ctx: typer.Context,
     sheet_id: SheetId,
     out: OutOption = None,
     blocked: BlockedOption = False,
@@ -357,7 +368,7 @@ def round_command(
     Prints the round's points, card by card, and the running totals."""
     with _clear_errors():
         who, left = read_round(out, blocked, cards, points)
-    sheet, result = _change(db, sheet_id, lambda s: s.add_round(who, left))
+    sheet, result = _change(ctx, db, sheet_id, lambda s: s.add_round(who, left))
     screen = console()
     print_round(screen, sheet, result, "Round")
     screen.print(next_words(sheet))
@@ -365,6 +376,7 @@ def round_command(
 
 @scorecard_app.command("edit")
 def edit_command(
+    ctx: typer.Context,
     sheet_id: SheetId,
     number: RoundNumber,
     out: OutOption = None,
@@ -376,7 +388,7 @@ def edit_command(
     """Enter a past round again (the same flags as `round`); every total after it follows."""
     with _clear_errors():
         who, left = read_round(out, blocked, cards, points)
-    sheet, result = _change(db, sheet_id, lambda s: s.edit_round(number, who, left))
+    sheet, result = _change(ctx, db, sheet_id, lambda s: s.edit_round(number, who, left))
     screen = console()
     print_round(screen, sheet, result, "Changed round")
     screen.print(totals_words(sheet))
@@ -384,9 +396,9 @@ def edit_command(
 
 
 @scorecard_app.command("delete")
-def delete_command(sheet_id: SheetId, number: RoundNumber, db: DbOption = None) -> None:
+def delete_command(ctx: typer.Context, sheet_id: SheetId, number: RoundNumber, db: DbOption = None) -> None:
     """Remove a round; the rounds after it move up one, and every total after it follows."""
-    sheet, _ = _change(db, sheet_id, lambda s: s.delete_round(number))
+    sheet, _ = _change(ctx, db, sheet_id, lambda s: s.delete_round(number))
     screen = console()
     moved = " (the rounds after it moved up one)" if number <= len(sheet.rounds) else ""
     screen.print(f"Deleted round {number}{moved}. {totals_words(sheet)}")
@@ -394,27 +406,27 @@ def delete_command(sheet_id: SheetId, number: RoundNumber, db: DbOption = None) 
 
 
 @scorecard_app.command("undo")
-def undo_command(sheet_id: SheetId, db: DbOption = None) -> None:
+def undo_command(ctx: typer.Context, sheet_id: SheetId, db: DbOption = None) -> None:
     """Take back the last change still in force: an entry, an edit, a delete or a finish."""
-    sheet, said = _change(db, sheet_id, lambda s: s.undo())
+    sheet, said = _change(ctx, db, sheet_id, lambda s: s.undo())
     screen = console()
     screen.print(f"{said[:1].upper()}{said[1:]}. {totals_words(sheet)}")
     screen.print(next_words(sheet))
 
 
 @scorecard_app.command("finish")
-def finish_command(sheet_id: SheetId, db: DbOption = None) -> None:
+def finish_command(ctx: typer.Context, sheet_id: SheetId, db: DbOption = None) -> None:
     """End the match now, on the totals so far (`undo` takes it back)."""
-    sheet, _ = _change(db, sheet_id, lambda s: s.finish())
+    sheet, _ = _change(ctx, db, sheet_id, lambda s: s.finish())
     screen = console()
     screen.print(f"{totals_words(sheet)}")
     screen.print(next_words(sheet))
 
 
 @scorecard_app.command("show")
-def show_command(sheet_id: SheetId, as_json: JsonOption = False, db: DbOption = None) -> None:
+def show_command(ctx: typer.Context, sheet_id: SheetId, as_json: JsonOption = False, db: DbOption = None) -> None:
     """The whole sheet: each round, its points and the running totals, the standings and what is next."""
-    with _sheets(db) as sheets:
+    with _sheets(ctx, db) as sheets:
         sheet = sheets.get(sheet_id)
     if as_json:
         typer.echo(json.dumps(sheet_json(sheet_id, sheet)))
@@ -424,6 +436,7 @@ def show_command(sheet_id: SheetId, as_json: JsonOption = False, db: DbOption = 
 
 @scorecard_app.command("list")
 def list_command(
+    ctx: typer.Context,
     limit: Annotated[
         int | None, typer.Option("--limit", "-n", metavar="N", min=1, help="Show only the newest N sheets.")
     ] = None,
@@ -431,7 +444,7 @@ def list_command(
     db: DbOption = None,
 ) -> None:
     """The saved score sheets, the most recently changed first."""
-    with _sheets(db) as sheets:
+    with _sheets(ctx, db) as sheets:
         summaries = sheets.list(limit)
         where = sheets.store.label
     if as_json:
@@ -465,9 +478,9 @@ def _list_table(summaries: list[SheetSummary]) -> Table:
 
 
 @scorecard_app.command("stats")
-def stats_command(as_json: JsonOption = False, db: DbOption = None) -> None:
+def stats_command(ctx: typer.Context, as_json: JsonOption = False, db: DbOption = None) -> None:
     """Per player across the score sheets: sheets played, finished, won, and average points per round."""
-    with _sheets(db) as sheets:
+    with _sheets(ctx, db) as sheets:
         stats = sheets.stats()
         where = sheets.store.label
     if as_json:
@@ -503,6 +516,7 @@ def _stats_table(stats: list[SheetPlayerStats]) -> Table:
 
 @scorecard_app.command("export")
 def export_command(
+    ctx: typer.Context,
     sheet_id: SheetId,
     csv_file: Annotated[
         Path | None,
@@ -517,7 +531,7 @@ def export_command(
     """Save a sheet as CSV (for a spreadsheet) or JSON."""
     if csv_file is None and json_file is None:
         _fail("export: say what to write: --csv FILE, --json FILE, or both (- for standard output)")
-    with _sheets(db) as sheets:
+    with _sheets(ctx, db) as sheets:
         sheet = sheets.get(sheet_id)
     written = []
     for path, text in (
