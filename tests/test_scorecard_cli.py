@@ -359,3 +359,18 @@ def test_new_reads_house_rules_from_a_file(tmp_path: Path) -> None:
     assert "give a preset (--variant) or a rules file (--rules), not both" in refused(
         "new", "--variant", "classic", "--rules", str(house), "--players", "Ann,Bob"
     )
+
+
+def test_a_sheet_or_round_that_is_no_number_is_refused_in_one_line() -> None:
+    sheet_id = new_sheet("--variant", "derange", "--players", "Ann,Bob", "--dealer", "Ann")
+    ok("round", str(sheet_id), "--out", "Ann", "--points", "Bob=3")
+    before = saved(sheet_id)
+    line = refused("show", "abc")
+    assert line.startswith("eights: error: there is no score sheet 'abc' in ") and f"the sheets are {sheet_id}" in line
+    assert "there is no score sheet 'x'" in refused("--sheet", "x")
+    assert "there is no round 'two': the rounds entered are 1" in refused("delete", str(sheet_id), "two")
+    assert "there is no round '1.5': the rounds entered are 1" in refused(
+        "edit", str(sheet_id), "1.5", "--out", "Bob", "--points", "Ann=1"
+    )
+    assert saved(sheet_id) == before
+    assert shown(sheet_id)["id"] == sheet_id and ok("show", f"#{sheet_id}").startswith(f"Score sheet {sheet_id}:")

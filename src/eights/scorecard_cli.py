@@ -31,6 +31,7 @@ from eights.history import DbOption, JsonOption, console, open_store
 from eights.rules import RulesError, resolve_rules
 from eights.scorecard import (
     LeftInput,
+    RoundNumberError,
     RoundResult,
     Sheet,
     SheetError,
@@ -58,8 +59,8 @@ scorecard_app = typer.Typer(
     invoke_without_command=True,
 )
 
-SheetId = Annotated[int, typer.Argument(metavar="ID", help="The sheet's number, as `eights scorecard list` lists it.")]
-RoundNumber = Annotated[int, typer.Argument(metavar="ROUND", help="The round's number on the sheet (1 is the first).")]
+SheetId = Annotated[str, typer.Argument(metavar="ID", help="The sheet's number, as `eights scorecard list` lists it.")]
+RoundNumber = Annotated[str, typer.Argument(metavar="ROUND", help="The round's number on the sheet (1 is the first).")]
 OutOption = Annotated[
     str | None, typer.Option("--out", metavar="NAME", help="The player who went out (emptied their hand).")
 ]
@@ -259,7 +260,7 @@ def sheet_json(sheet_id: int, sheet: Sheet) -> dict[str, Any]:
 def scorecard_command(
     ctx: typer.Context,
     sheet_id: Annotated[
-        int | None, typer.Option("--sheet", metavar="ID", help="Open this saved sheet (default: choose or start one).")
+        str | None, typer.Option("--sheet", metavar="ID", help="Open this saved sheet (default: choose or start one).")
     ] = None,
     plain: Annotated[
         bool,
@@ -284,8 +285,10 @@ def scorecard_command(
     try:
         sheets = Sheets(store)
         with _clear_errors():
+            number = None
             if sheet_id is not None:
-                sheets.get(sheet_id)  # an unknown id is refused before anything opens
+                number = sheets.number(sheet_id)
+                sheets.get(number)  # an unknown id is refused before anything opens
             if not plain and not at_a_terminal():
                 note = "standard input or output is not a terminal: the sheet in plain text (--plain)"
                 typer.echo(f"eights: {note}.", err=True)
@@ -294,14 +297,14 @@ def scorecard_command(
                 from eights.tui.scorecard_plain import run_plain_sheet
 
                 try:
-                    status = run_plain_sheet(sheets, sys.stdin, sys.stdout, sheet_id)
+                    status = run_plain_sheet(sheets, sys.stdin, sys.stdout, number)
                 except KeyboardInterrupt:
                     typer.echo("Stopped.")
                     status = 130
             else:
                 from eights.tui.scorecard_app import ScorecardApp
 
-                ScorecardApp(sheets, sheet_id).run()
+                ScorecardApp(sheets, number).run()
                 status = 0
     finally:
         store.close()
@@ -349,9 +352,26 @@ def new_command(
     )
 
 
-def _change(ctx: typer.Context, db: str | None, sheet_id: int, make: Callable[[Sheet], T]) -> tuple[Sheet, T]:
+def _change(ctx: typer.Context, db: str | None, sheet_id: str, make: Callable[[Sheet], T]) -> tuple[Sheet, T]:
     with _sheets(ctx, db) as sheets:
-        return sheets.change(sheet_id, make)
+        return sheets.change(sheets.number(sheet_id), make)
+
+
+def round_number(sheet: Sheet, text: str) -> int:
+    """A round's number as typed (``2``).
+
+    :raises RoundNumberError: for text that is no number, naming the rounds entered.
+    """
+    clean = text.strip()
+    if clean.isascii() and clean.isdigit():
+        return int(clean)
+    count = len(sheet.rounds)
+    valid = (
+        "no round has been entered yet"
+        if not count
+        else f"the rounds entered are {'1' if count == 1 else f'1-{count}'}"
+    )
+    raise RoundNumberError(f"there is no round {text!r}: {valid}")
 
 
 @scorecard_app.command("round")
@@ -388,7 +408,7 @@ def edit_command(
     """Enter a past round again (the same flags as `round`); every total after it follows."""
     with _clear_errors():
         who, left = read_round(out, blocked, cards, points)
-    sheet, result = _change(ctx, db, sheet_id, lambda s: s.edit_round(number, who, left))
+    sheet, result = _change(ctx, db, sheet_id, lambda s: s.edit_round(round_number(s, number), who, left))
     screen = console()
     print_round(screen, sheet, result, "Changed round")
     screen.print(totals_words(sheet))
@@ -398,9 +418,9 @@ def edit_command(
 @scorecard_app.command("delete")
 def delete_command(ctx: typer.Context, sheet_id: SheetId, number: RoundNumber, db: DbOption = None) -> None:
     """Remove a round; the rounds after it move up one, and every total after it follows."""
-    sheet, _ = _change(ctx, db, sheet_id, lambda s: s.delete_round(number))
+    sheet, _ = _change(ctx, db, sheet_id, lambda s: s.delete_round(round_number(s, number)))
     screen = console()
-    moved = " (the rounds after it moved up one)" if number <= len(sheet.rounds) else ""
+    moved = " (the rounds after it moved up one)" if round_number(sheet, number) <= len(sheet.rounds) else ""
     screen.print(f"Deleted round {number}{moved}. {totals_words(sheet)}")
     screen.print(next_words(sheet))
 
@@ -427,11 +447,12 @@ def finish_command(ctx: typer.Context, sheet_id: SheetId, db: DbOption = None) -
 def show_command(ctx: typer.Context, sheet_id: SheetId, as_json: JsonOption = False, db: DbOption = None) -> None:
     """The whole sheet: each round, its points and the running totals, the standings and what is next."""
     with _sheets(ctx, db) as sheets:
-        sheet = sheets.get(sheet_id)
+        number = sheets.number(sheet_id)
+        sheet = sheets.get(number)
     if as_json:
-        typer.echo(json.dumps(sheet_json(sheet_id, sheet)))
+        typer.echo(json.dumps(sheet_json(number, sheet)))
         return
-    print_sheet(console(), sheet_id, sheet)
+    print_sheet(console(), number, sheet)
 
 
 @scorecard_app.command("list")
@@ -532,7 +553,8 @@ def export_command(
     if csv_file is None and json_file is None:
         _fail("export: say what to write: --csv FILE, --json FILE, or both (- for standard output)")
     with _sheets(ctx, db) as sheets:
-        sheet = sheets.get(sheet_id)
+        number = sheets.number(sheet_id)
+        sheet = sheets.get(number)
     written = []
     for path, text in (
         (csv_file, to_csv(sheet) if csv_file is not None else ""),
@@ -551,4 +573,4 @@ def export_command(
     if written:
         # Beside a sheet printed to standard output, the note goes to standard error.
         printed = Path("-") in (csv_file, json_file)
-        typer.echo(f"Saved score sheet {sheet_id} to {' and '.join(written)}.", err=printed)
+        typer.echo(f"Saved score sheet {number} to {' and '.join(written)}.", err=printed)

@@ -209,7 +209,18 @@ class Sheets:
                 f"score sheet {row.id} in {self.store.label} cannot be read: {exc}; it is kept as it is"
             ) from None
 
-    def _missing(self, db: DbSession, sheet_id: int) -> StoreError:
+    def number(self, text: str) -> int:
+        """A sheet's number as a person typed it (``7``, ``#7``).
+
+        :raises StoreError: for text that is no number, naming the sheets there are.
+        """
+        clean = text.strip().removeprefix("#")
+        if clean.isascii() and clean.isdigit():
+            return int(clean)
+        with translated(self.store.url), self._reading() as db:
+            raise self._missing(db, repr(text))
+
+    def _missing(self, db: DbSession, sheet_id: int | str) -> StoreError:
         ids = db.scalars(select(SheetRow.id).order_by(SheetRow.id)).all()
         where = self.store.label
         if not ids:
