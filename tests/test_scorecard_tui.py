@@ -256,3 +256,29 @@ def test_a_saved_sheet_that_no_longer_reads_is_refused_in_words_not_opened(sheet
         assert error.startswith(f"Not opened: score sheet {broken} in ") and "cannot be read" in error
 
     run_app(app, script)
+
+
+def test_names_from_earlier_sheets_complete_the_name_being_typed(sheets: Sheets) -> None:
+    sheets.new(Sheet.new(DERANGE, ["Ann", "Bob"], dealer="Ann"))
+    sheets.new(Sheet.new(DERANGE, ["Cid", "Bea"], dealer="Cid"))  # names now: Cid, Bea, Ann, Bob
+    app = ScorecardApp(sheets)
+
+    async def script(pilot: Pilot[None]) -> None:
+        field = app.screen.query_one("#players", Input)
+        assert field.value == "Cid, Bea"  # the last sheet's players, in seat order
+        field.focus()
+        field.value = ""
+        await pilot.press("a")
+        await pilot.pause()
+        await pilot.press("right")  # takes the suggestion, spelt as given before
+        assert field.value == "Ann"
+        await pilot.press("comma", "space", "b")
+        await pilot.pause()
+        await pilot.press("right")  # Bea first (the newest sheet's), then Bob
+        assert field.value == "Ann, Bea"
+        await pilot.press("comma", "space", "b")
+        await pilot.pause()
+        await pilot.press("right")
+        assert field.value == "Ann, Bea, Bob"  # Bea is already in the list
+
+    run_app(app, script)

@@ -23,6 +23,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.message import Message
 from textual.screen import Screen
+from textual.suggester import Suggester
 from textual.widgets import Button, DataTable, Footer, Header, Input, Label, Select, Static
 
 from eights.cli_common import rules_headline
@@ -44,6 +45,28 @@ from eights.tui.style import styled
 
 #: The "went out" choice of a blocked round.
 BLOCKED = "__blocked__"
+
+
+class NameSuggester(Suggester):
+    """Completes the name being typed last in a list of names (``Ann, C`` to ``Ann, Cid``) from the
+    names given on earlier sheets, skipping those already in the list; whatever the case typed."""
+
+    def __init__(self, names: tuple[str, ...]) -> None:
+        super().__init__(use_cache=False, case_sensitive=True)
+        self.names = names
+
+    async def get_suggestion(self, value: str) -> str | None:
+        head, comma, last = value.rpartition(",")
+        typed = last.lstrip().casefold()
+        if not typed:
+            return None
+        taken = {name.strip().casefold() for name in head.split(",")} if comma else set()
+        space = last[: len(last) - len(last.lstrip())]
+        for name in self.names:
+            folded = name.casefold()
+            if folded.startswith(typed) and folded != typed and folded not in taken:
+                return f"{head}{comma}{space}{name}"  # the name as it was given: "a" becomes "Ann"
+        return None
 
 
 class SheetsScreen(Screen[None]):
@@ -105,7 +128,11 @@ class SheetsScreen(Screen[None]):
             with Horizontal(classes="row"):
                 yield Label("Players, clockwise", classes="field")
                 yield Input(
-                    value=", ".join(self.last), placeholder="Ann, Bob, Cid (2 to 8 names)", compact=True, id="players"
+                    value=", ".join(self.last),
+                    placeholder="Ann, Bob, Cid (2 to 8 names; the right arrow completes a known name)",
+                    suggester=NameSuggester(self.sheets.names()),
+                    compact=True,
+                    id="players",
                 )
             with Horizontal(classes="row"):
                 yield Label("First dealer", classes="field")
