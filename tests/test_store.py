@@ -156,13 +156,15 @@ def test_a_corrupted_database_is_refused_and_left_as_it_was(tmp_path: Path) -> N
     assert path.read_bytes() == junk
 
 
-def test_a_read_only_database_gets_a_clear_error(tmp_path: Path) -> None:
+def test_a_read_only_database_gets_a_clear_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
     path = tmp_path / "ro.db"
     Store(database_url(str(path))).close()
     store = Store(database_url(f"sqlite:///file:{path}?mode=ro&uri=true"))
     with pytest.raises(StoreError, match="it is read-only; make the file and its folder writable"):
         store.start(build_config("classic", players=2, bots="easy", humans=0, seed=1))
     assert store.matches() == []
+    assert [p.name for p in tmp_path.iterdir() if p.is_dir()] == [], "no folder made from sqlite's file: form"
 
 
 def test_a_locked_database_gets_a_clear_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -74,7 +74,8 @@ def make_engine(url: URL) -> Engine:
     :raises StoreError: when the driver is missing or the folder cannot be made.
     """
     sqlite = url.get_backend_name() == "sqlite"
-    if sqlite and url.database and url.database != ":memory:":
+    uri = url.query.get("uri") == "true"  # sqlite's own "file:PATH?mode=ro" form: the path is inside
+    if sqlite and url.database and url.database != ":memory:" and not uri:
         folder = Path(url.database).parent
         try:
             folder.mkdir(parents=True, exist_ok=True)
