@@ -1,5 +1,7 @@
 import os
 from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -30,3 +32,33 @@ def postgres_url() -> Iterator[str]:
         if os.environ.get("CI"):
             pytest.fail(f"PostgreSQL is needed under CI and is missing: {exc}")
         pytest.skip(f"skipped: no PostgreSQL server here ({exc}); `.ci/run` installs one")
+
+
+@pytest.fixture(scope="session")
+def chromium() -> Iterator[Any]:
+    """Debian's Chromium driven by Playwright for the whole run (see tests/browser.py); skipped when the
+    machine has none, except under CI, where it fails."""
+    from tests.browser import CHROMIUM_ARGS, BrowserUnavailable, chromium_path
+
+    try:
+        path = chromium_path()
+    except BrowserUnavailable as exc:
+        if os.environ.get("CI"):
+            pytest.fail(f"a browser is needed under CI and is missing: {exc}")
+        pytest.skip(f"skipped: no browser here ({exc}); `.ci/run` installs Chromium")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=path, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def live_server(tmp_path: Path) -> Iterator[Any]:
+    """``eights serve`` in a process of its own on a database of its own (tests/browser.py)."""
+    from tests.browser import LiveServer
+
+    server = LiveServer(tmp_path / "served.db")
+    yield server
+    server.stop()

@@ -1,0 +1,114 @@
+"""A real server and a real browser for the browser tests: ``eights serve`` run as its own process on a
+free port and a database of its own, and Debian's Chromium driven by Playwright.
+
+Playwright's own browser download is not reachable here, so it drives ``/usr/bin/chromium``
+(``executable_path``). The fixtures that use this live in tests/conftest.py: outside CI a machine
+without Chromium or Playwright skips those tests and says why; under CI they fail.
+"""
+
+from __future__ import annotations
+
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+#: Chromium from Debian's package.
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+#: Flags for a root user in a container without a GPU, and no calls home.
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-dev-shm-usage",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+#: A phone (the size the issue names) and a laptop.
+PHONE: dict[str, Any] = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True}
+DESKTOP: dict[str, Any] = {"viewport": {"width": 1280, "height": 800}}
+#: Seconds to wait for the server to answer, a page to show something, a turn to come.
+PATIENCE = 30.0
+
+
+class BrowserUnavailable(RuntimeError):
+    """No Chromium or no Playwright on this machine."""
+
+
+def chromium_path() -> str:
+    """The Chromium program to drive.
+
+    :raises BrowserUnavailable: when Chromium or Playwright is missing.
+    """
+    if not Path(CHROMIUM).exists():
+        raise BrowserUnavailable(f"no Chromium at {CHROMIUM} (Debian's package: chromium)")
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError:
+        raise BrowserUnavailable("Playwright for Python is not installed (pip install -e '.[dev]')") from None
+    return CHROMIUM
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+class LiveServer:
+    """``eights serve`` in a process of its own, on a free port and the database ``db``.
+
+    ``restart()`` stops it (SIGTERM, as Ctrl-C would, or SIGKILL) and starts it again on the same port
+    and database, as a person restarting their server would.
+    """
+
+    def __init__(self, db: Path, pace: float = 0.05) -> None:
+        self.db = db
+        self.pace = pace
+        self.port = free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.process: subprocess.Popen[bytes] | None = None
+        self.start()
+
+    def start(self) -> None:
+        command = [sys.executable, "-m", "eights.cli", "serve", "--port", str(self.port), "--pace", str(self.pace)]
+        self.process = subprocess.Popen(
+            [*command, "--db", str(self.db)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
+        )
+        deadline = time.monotonic() + PATIENCE
+        while True:
+            if self.process.poll() is not None:
+                err = self.process.stderr.read().decode() if self.process.stderr else ""
+                raise RuntimeError(f"eights serve stopped at once (exit {self.process.returncode}): {err}")
+            try:
+                with urllib.request.urlopen(f"{self.base}/api/presets", timeout=2):
+                    return
+            except OSError:
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.1)
+
+    def stop(self, kill: bool = False) -> None:
+        if self.process is None:
+            return
+        if kill:
+            self.process.kill()
+        else:
+            self.process.terminate()
+        try:
+            self.process.wait(15)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait(5)
+        if self.process.stderr:
+            self.process.stderr.close()
+        self.process = None
+
+    def restart(self, kill: bool = False) -> None:
+        self.stop(kill=kill)
+        self.start()
