@@ -12,7 +12,7 @@ import time
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated, NoReturn
+from typing import Annotated
 
 import typer
 from rich.console import Console
@@ -26,6 +26,7 @@ from eights.cli_common import (
     TidyHelpGroup,
     VariantOption,
     count,
+    fail,
     progress_bar,
     rules_headline,
 )
@@ -46,8 +47,6 @@ app = typer.Typer(
 )
 
 #: The exit status of every bad input.
-USAGE_ERROR = 2
-
 # ----- shared options -------------------------------------------------------------------
 
 JsonOption = Annotated[bool, typer.Option("--json", help="Print one JSON object instead of text.")]
@@ -55,12 +54,6 @@ JsonOption = Annotated[bool, typer.Option("--json", help="Print one JSON object 
 
 class UsageError(ValueError):
     """A command line that asks for something impossible."""
-
-
-def fail(message: str) -> NoReturn:
-    """One line on stderr, exit status 2."""
-    typer.echo(f"eights: error: {message}", err=True)
-    raise typer.Exit(USAGE_ERROR)
 
 
 @contextmanager

@@ -9,12 +9,22 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
 from typer.core import TyperGroup
 
 from eights.rules import PRESETS, RuleSet
+
+#: The exit status of a command refused for bad input.
+USAGE_ERROR = 2
+
+
+def fail(message: str) -> NoReturn:
+    """Refuse bad input: one line on standard error (``eights: error: ...``), exit status 2."""
+    typer.echo(f"eights: error: {message}", err=True)
+    raise typer.Exit(USAGE_ERROR)
+
 
 if TYPE_CHECKING:
     from rich.console import Console

@@ -6,19 +6,18 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Annotated, NoReturn
+from typing import Annotated
 
 import typer
 from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from eights.cli_common import fail
 from eights.engine import Event
 from eights.engine.events import RoundOver, RoundStarted
 from eights.record import RecordError
 from eights.store import ENV_VAR, MatchSummary, Store, StoreError, database_url
-
-USAGE_ERROR = 2
 
 DbOption = Annotated[
     str | None,
@@ -32,17 +31,12 @@ DbOption = Annotated[
 JsonOption = Annotated[bool, typer.Option("--json", help="Print one JSON object instead of text.")]
 
 
-def _fail(message: str) -> NoReturn:
-    typer.echo(f"eights: error: {message}", err=True)
-    raise typer.Exit(USAGE_ERROR)
-
-
 def open_store(db: str | None) -> Store:
     """The match store the options name, opened; a problem ends the command with one line."""
     try:
         return Store(database_url(db))
     except StoreError as exc:
-        _fail(str(exc))
+        fail(str(exc))
 
 
 def console() -> Console:
@@ -76,7 +70,7 @@ def history_command(
     try:
         matches = store.matches(limit)
     except StoreError as exc:
-        _fail(str(exc))
+        fail(str(exc))
     finally:
         store.close()
     if as_json:
@@ -120,13 +114,13 @@ def show_command(
         record = store.record(match_id)
     except StoreError as exc:
         store.close()
-        _fail(str(exc))
+        fail(str(exc))
     store.close()
     if export is not None:
         try:
             record.save(export)
         except OSError as exc:
-            _fail(f"cannot write {export}: {exc.strerror}")
+            fail(f"cannot write {export}: {exc.strerror}")
     try:
         game = record.replay()
         problem = None
@@ -145,7 +139,7 @@ def show_command(
         if export is not None:
             typer.echo(f"Saved the record to {export}; replay it with `eights replay {export}`.")
     if problem is not None:
-        _fail(
+        fail(
             f"match {match_id}'s saved actions no longer replay ({problem}); it is kept as it is"
             + ("" if export is not None else f": `eights history show {match_id} --export FILE` saves its record")
         )
@@ -200,7 +194,7 @@ def stats_command(as_json: JsonOption = False, db: DbOption = None) -> None:
     try:
         stats = store.stats()
     except StoreError as exc:
-        _fail(str(exc))
+        fail(str(exc))
     finally:
         store.close()
     if as_json:

@@ -18,7 +18,7 @@ import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated, Any, NoReturn, TypeVar
+from typing import Annotated, Any, TypeVar
 
 import typer
 from rich.console import Console
@@ -26,7 +26,7 @@ from rich.table import Table
 from rich.text import Text
 
 from eights.cards import CardError
-from eights.cli_common import OptionsOption, RulesOption, VariantOption, rules_headline
+from eights.cli_common import OptionsOption, RulesOption, VariantOption, fail, rules_headline
 from eights.history import DbOption, JsonOption, console, open_store
 from eights.rules import RulesError, resolve_rules
 from eights.scorecard import (
@@ -48,7 +48,6 @@ from eights.store.sheets import SheetPlayerStats, Sheets, SheetSummary
 
 __all__ = ["scorecard_app"]
 
-USAGE_ERROR = 2
 T = TypeVar("T")
 
 scorecard_app = typer.Typer(
@@ -86,18 +85,13 @@ PointsOption = Annotated[
 ]
 
 
-def _fail(message: str) -> NoReturn:
-    typer.echo(f"eights: error: {message}", err=True)
-    raise typer.Exit(USAGE_ERROR)
-
-
 @contextmanager
 def _clear_errors() -> Iterator[None]:
     """The sheet's, the rules' and the store's errors as one line and exit status 2."""
     try:
         yield
     except (SheetError, StoreError, RulesError, CardError) as exc:
-        _fail(str(exc))
+        fail(str(exc))
 
 
 def _given_db(ctx: typer.Context, db: str | None) -> str | None:
@@ -277,7 +271,7 @@ def scorecard_command(
     cards or points, the running totals and standings, with edit and undo."""
     if ctx.invoked_subcommand is not None:
         if sheet_id is not None or plain:
-            _fail(f"--sheet and --plain open the sheet in the terminal; give them without `{ctx.invoked_subcommand}`")
+            fail(f"--sheet and --plain open the sheet in the terminal; give them without `{ctx.invoked_subcommand}`")
         return
     from eights.tui import at_a_terminal
 
@@ -330,7 +324,7 @@ def new_command(
 ) -> None:
     """Start a score sheet: the rules, the players in seat order and the first dealer. Prints its number."""
     if players is None:
-        _fail("--players: give the players in seat order, clockwise, like --players Ann,Bob,Cid (2 to 8 names)")
+        fail("--players: give the players in seat order, clockwise, like --players Ann,Bob,Cid (2 to 8 names)")
     with _clear_errors():
         rules = resolve_rules(variant, rules_file, option)
         sheet = Sheet.new(rules, players.split(","), dealer=dealer, rng=random.Random() if dealer is None else None)
@@ -551,7 +545,7 @@ def export_command(
 ) -> None:
     """Save a sheet as CSV (for a spreadsheet) or JSON."""
     if csv_file is None and json_file is None:
-        _fail("export: say what to write: --csv FILE, --json FILE, or both (- for standard output)")
+        fail("export: say what to write: --csv FILE, --json FILE, or both (- for standard output)")
     with _sheets(ctx, db) as sheets:
         number = sheets.number(sheet_id)
         sheet = sheets.get(number)
@@ -568,7 +562,7 @@ def export_command(
         try:
             path.write_text(text, encoding="utf-8")
         except OSError as exc:
-            _fail(f"cannot write {path}: {exc.strerror or exc}")
+            fail(f"cannot write {path}: {exc.strerror or exc}")
         written.append(str(path))
     if written:
         # Beside a sheet printed to standard output, the note goes to standard error.

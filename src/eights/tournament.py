@@ -35,7 +35,7 @@ import typer
 from eights.bots import LEVELS, Bot, make_bot
 from eights.bots.spec import BotSpecError
 from eights.bots.spec import parse_bot as parse_spec
-from eights.cli_common import OptionsOption, RulesOption, VariantOption, count, progress_bar, rules_headline
+from eights.cli_common import OptionsOption, RulesOption, VariantOption, count, fail, progress_bar, rules_headline
 from eights.engine import Game, view
 from eights.rules import RulesError, RuleSet, resolve_rules
 from eights.simulate import bot_seed, game_seed
@@ -401,10 +401,6 @@ def tournament_command(
     from rich.console import Console
     from rich.table import Table
     from rich.text import Text
-
-    def fail(message: str) -> None:
-        typer.echo(f"eights: error: {message}", err=True)
-        raise typer.Exit(2)
 
     out = Console(highlight=False)
     specs = [b for b in (x.strip() for x in bots.split(",")) if b]

@@ -8,13 +8,13 @@ from __future__ import annotations
 
 import sys
 from dataclasses import replace
-from typing import Annotated, NoReturn
+from typing import Annotated
 
 import typer
 
 from eights.bots import LEVELS
 from eights.cards import CardError
-from eights.cli_common import OptionsOption, RulesOption, VariantOption
+from eights.cli_common import OptionsOption, RulesOption, VariantOption, fail
 from eights.engine import ActionError
 from eights.history import DbOption, open_store
 from eights.rules import RulesError
@@ -23,13 +23,6 @@ from eights.table import Session, UsageError, build_config
 from eights.table.session import DEFAULT_SPEED
 
 __all__ = ["play_command"]
-
-USAGE_ERROR = 2
-
-
-def _fail(message: str) -> NoReturn:
-    typer.echo(f"eights: error: {message}", err=True)
-    raise typer.Exit(USAGE_ERROR)
 
 
 def at_a_terminal() -> bool:
@@ -97,7 +90,7 @@ def play_command(
     """
     given = any(x is not None for x in (variant, rules_file, players, bots, humans, seed)) or bool(option)
     if resume and (given or names is not None):
-        _fail("--resume takes up a saved match as it was: give no rules, players, bots, names or seed with it")
+        fail("--resume takes up a saved match as it was: give no rules, players, bots, names or seed with it")
     if not plain and not at_a_terminal():
         typer.echo("eights: standard input or output is not a terminal: playing in plain text (--plain).", err=True)
         plain = True
@@ -118,7 +111,7 @@ def play_command(
             session = store.start(config)
     except (RulesError, UsageError, CardError, ActionError, StoreError) as exc:
         store.close()
-        _fail(str(exc))
+        fail(str(exc))
     try:
         if session is not None and plain:
             _play_plain(session)
@@ -134,7 +127,7 @@ def play_command(
                 app = EightsApp(defaults=store.last_setup() or config, store=store)
             app.run()
     except StoreError as exc:
-        _fail(str(exc))
+        fail(str(exc))
     finally:
         store.close()
 
