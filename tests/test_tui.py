@@ -27,7 +27,7 @@ from eights.table.narrate import event_words, fix_you, hint_words, parse_move, p
 from eights.table.session import HUMAN, PlayConfig, Session, UsageError, build_config
 from eights.tui import play_command
 from eights.tui.app import EightsApp
-from eights.tui.plain import PlainGame, run_plain
+from eights.tui.plain import MIN_WIDTH, PlainGame, line_width, run_plain, wrapped
 from eights.tui.screens.dialogs import BuryDialog, ChoiceDialog, JackDialog, PlayerDialog, SuitDialog
 from eights.tui.screens.match_end import MatchEndScreen
 from eights.tui.screens.pass_device import PassDeviceScreen
@@ -1028,3 +1028,42 @@ def test_q_asks_before_leaving_and_says_the_match_is_saved(tmp_path):
     run_app(app, script)
     assert store.last_unfinished() == 1
     store.close()
+
+
+def test_long_error_lines_in_plain_mode_are_wrapped():
+    """Plain mode cuts every line at spaces to the terminal's width (COLUMNS here), later lines indented:
+    a refused move's long explanation, the rules, the moves, the table all fit."""
+    result = CliRunner().invoke(
+        cli(),
+        ["play", "--plain", "--variant", "derange", "--seed", "3"],
+        input="play 2C 3C 4C 5C 6C 7C\n?\nquit\ny\n",
+        env={"COLUMNS": "50"},
+    )
+    assert result.exit_code == 0
+    lines = result.stdout.splitlines()
+    too_wide = [line for line in lines if len(line) > 50]
+    assert all(" " not in line.strip() for line in too_wide), "only a word wider than the screen (a path) sticks out"
+    assert len([line for line in lines if len(line) > 40]) > 10, "lines are cut near the width, not short"
+    refusal = next(i for i, line in enumerate(lines) if line.startswith("Not allowed:"))
+    assert lines[refusal + 1].startswith("  "), "the refusal goes on, indented, on the next line"
+    joined = " ".join(line.strip() for line in lines)
+    assert "Leave the match?" in joined and "eights play --resume" in joined
+
+
+def test_plain_lines_are_cut_at_spaces_and_keep_their_indent():
+    text = "  3. play 8♥ and name a suit, which every other player must then follow  [8H]"
+    cut = wrapped(text, 40)
+    assert all(len(line) <= 40 for line in cut) and len(cut) > 1
+    assert cut[0].startswith("  3.") and all(line.startswith("    ") for line in cut[1:])
+    assert " ".join(line.strip() for line in cut) == " ".join(text.split())
+    assert wrapped("short", 40) == ["short"]
+    assert wrapped(text, None) == [text], "into a pipe a sentence stays on one line"
+
+
+def test_plain_lines_into_a_pipe_are_not_cut_unless_columns_is_set(monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.delenv("COLUMNS", raising=False)
+    assert line_width(io.StringIO()) is None
+    monkeypatch.setenv("COLUMNS", "20")
+    assert line_width(io.StringIO()) == MIN_WIDTH
+    monkeypatch.setenv("COLUMNS", "120")
+    assert line_width(io.StringIO()) == 120

@@ -4,11 +4,15 @@ For screen readers and pipes: no colour, no cursor movement, one sentence per li
 At each of a person's turns it prints the table, their hand and the legal moves,
 numbered; a move is a number or an action's text (``8H``, ``draw``, ``pass``,
 ``suit H``, ``choose 2``, ``bury 7C``). Computer moves and every event are printed
-as words. The end of the input leaves the game cleanly.
+as words. At a terminal (or with ``COLUMNS`` set) long lines are cut at spaces to its
+width; into a pipe each sentence stays on one line. The end of the input leaves the game cleanly.
 """
 
 from __future__ import annotations
 
+import os
+import shutil
+import textwrap
 from collections.abc import Sequence
 from typing import TextIO
 
@@ -30,13 +34,54 @@ QUIT = ("quit", "exit", "q")
 HELP = "Type a move's number or its text (8H, draw, pass, suit H, choose 2, bury 7C); ? for the rules, hint, quit."
 
 
-class PlainGame:
-    """The plain-text loop over one session."""
+#: The narrowest width lines are cut to.
+MIN_WIDTH = 40
 
-    def __init__(self, session: Session, inp: TextIO, out: TextIO) -> None:
+
+def line_width(out: TextIO) -> int | None:
+    """The width to cut lines to: the terminal's when ``out`` is one, else ``COLUMNS`` when set (at least
+    ``MIN_WIDTH``); None (never cut) for a pipe or a file."""
+    try:
+        at_terminal = out.isatty()
+    except ValueError:  # a closed stream
+        at_terminal = False
+    if not at_terminal and not os.environ.get("COLUMNS", "").isdigit():
+        return None
+    return max(MIN_WIDTH, shutil.get_terminal_size().columns)
+
+
+def wrapped(line: str, width: int | None) -> list[str]:
+    """``line`` cut at spaces into lines of at most ``width`` columns, the later ones indented two
+    columns more than the first (a word longer than the width is left whole); None: not cut."""
+    if width is None or len(line) <= width:
+        return [line]
+    indent = line[: len(line) - len(line.lstrip())]
+    return textwrap.wrap(
+        line,
+        width,
+        subsequent_indent=indent + "  ",
+        break_long_words=False,
+        break_on_hyphens=False,
+    )
+
+
+def write_wrapped(out: TextIO, text: str, width: int | None) -> None:
+    """Write ``text`` (one line or several) to ``out``, each line cut to ``width`` columns."""
+    for line in text.split("\n"):
+        for cut in wrapped(line, width) or [""]:
+            out.write(cut + "\n")
+    out.flush()
+
+
+class PlainGame:
+    """The plain-text loop over one session; lines are cut to ``width`` columns (by default the
+    terminal's, see ``line_width``)."""
+
+    def __init__(self, session: Session, inp: TextIO, out: TextIO, width: int | None = None) -> None:
         self.session = session
         self.inp = inp
         self.out = out
+        self.width = width or line_width(out)
         humans = session.humans
         #: Whose hidden cards the narration may show: the lone person's (in hot-seat, no one's).
         self.viewer = humans[0] if len(humans) == 1 else None
@@ -49,8 +94,7 @@ class PlainGame:
         if not line and self._blank:
             return  # one blank line at a time
         self._blank = not line
-        self.out.write(line + "\n")
-        self.out.flush()
+        write_wrapped(self.out, line, self.width)
 
     def tell(self, lines: Sequence[Line]) -> None:
         for line in lines:

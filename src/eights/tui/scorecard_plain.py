@@ -28,6 +28,7 @@ from eights.scorecard import (
 from eights.scorecard.setup import player_list
 from eights.store import StoreError
 from eights.store.sheets import Sheets
+from eights.tui.plain import line_width, write_wrapped
 
 QUIT = ("quit", "exit", "q")
 HELP = (
@@ -44,16 +45,16 @@ class EndOfInput(Exception):
 class PlainSheet:
     """The plain-text loop over the saved sheets of a store."""
 
-    def __init__(self, sheets: Sheets, inp: TextIO, out: TextIO) -> None:
+    def __init__(self, sheets: Sheets, inp: TextIO, out: TextIO, width: int | None = None) -> None:
         self.sheets = sheets
         self.inp = inp
         self.out = out
+        self.width = width or line_width(out)
 
     # ----- lines in and out --------------------------------------------------------------------------------
 
     def say(self, line: str = "") -> None:
-        self.out.write(line + "\n")
-        self.out.flush()
+        write_wrapped(self.out, line, self.width)
 
     def ask(self, question: str) -> str:
         """One line of input, stripped. :raises EndOfInput: at the end of the input."""
