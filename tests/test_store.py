@@ -12,7 +12,7 @@ from sqlalchemy import text
 
 from eights.engine import view
 from eights.rules import PRESETS
-from eights.store import Store, StoreError, database_url
+from eights.store import Store, StoreError, database_url, matches
 from eights.store import db as store_db
 from eights.table import PlayConfig, Session, build_config
 
@@ -47,11 +47,47 @@ def views(session: Session) -> list[object]:
 
 
 def test_every_action_is_saved_as_it_is_applied(store: Store) -> None:
+    """With a person at the table, each action is committed before the next is applied."""
+    session = store.start(build_config("derange", players=3, bots="easy", humans=1, seed=4))
+    for done in range(1, 41):
+        play_out(session, stop_after=1)
+        record = store.record(session.log.match_id)  # type: ignore[union-attr]
+        assert record.actions == tuple(str(a) for a in session.game.actions)
+        assert len(record.actions) == done
+
+
+def test_a_computer_only_match_commits_its_actions_in_groups(store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
+    """No person at the table: actions (and the rounds they end) are committed together every
+    GROUP_SECONDS, at the match's end and when the store closes; what is committed always replays."""
+    clock = [0.0]
+    monkeypatch.setattr(matches.time, "monotonic", lambda: clock[0])
     session = store.start(build_config("derange", players=3, bots="easy", humans=0, seed=4))
-    play_out(session, stop_after=40)
-    record = store.record(session.log.match_id)  # type: ignore[union-attr]
-    assert record.actions == tuple(str(a) for a in session.game.actions)
-    assert len(record.actions) == 40
+    match_id = session.log.match_id  # type: ignore[union-attr]
+    play_out(session, stop_after=5)
+    assert store.record(match_id).actions == (), "held back: it came faster than GROUP_SECONDS"
+    clock[0] += matches.GROUP_SECONDS
+    play_out(session, stop_after=1)
+    assert len(store.record(match_id).actions) == 6, "the clock ran: all six committed together"
+    while session.game.round_index < 2:
+        play_out(session, stop_after=1)
+    assert len(store.record(match_id).actions) == 6 and store.summary(match_id).rounds == 0
+    clock[0] += matches.GROUP_SECONDS
+    play_out(session, stop_after=1)
+    saved = store.record(match_id)
+    assert saved.actions == tuple(str(a) for a in session.game.actions)
+    assert store.summary(match_id).rounds == 2, "the two rounds that ended came with their actions"
+    saved.replay()
+    play_out(session, stop_after=3)
+    url = store.url
+    store.close()
+    reopened = Store(url)
+    try:
+        assert reopened.record(match_id).actions == tuple(str(a) for a in session.game.actions)
+        resumed = reopened.resume(match_id)
+        play_out(resumed)
+        assert reopened.summary(match_id).finished, "the match's end is committed at once"
+    finally:
+        reopened.close()
 
 
 def test_a_match_taken_up_again_is_the_same_for_every_seat(store: Store) -> None:
@@ -117,7 +153,7 @@ def test_names_and_the_last_new_game_are_remembered(store: Store) -> None:
 
 
 def test_a_match_played_on_in_two_places_is_refused_in_the_second(store: Store) -> None:
-    session = store.start(build_config("classic", players=2, bots="easy", humans=0, seed=3))
+    session = store.start(build_config("classic", players=2, bots="easy", humans=1, seed=3))
     play_out(session, stop_after=2)
     twin = store.resume(session.log.match_id)  # type: ignore[union-attr]
     play_out(session, stop_after=1)
@@ -126,7 +162,7 @@ def test_a_match_played_on_in_two_places_is_refused_in_the_second(store: Store) 
 
 
 def test_a_record_that_no_longer_replays_is_reported(store: Store) -> None:
-    session = store.start(build_config("classic", players=2, bots="easy", humans=0, seed=3))
+    session = store.start(build_config("classic", players=2, bots="easy", humans=1, seed=3))
     play_out(session, stop_after=6)
     match_id = session.log.match_id  # type: ignore[union-attr]
     with store.engine.begin() as connection:

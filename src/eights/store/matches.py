@@ -5,13 +5,14 @@ from __future__ import annotations
 import contextlib
 import functools
 import threading
+import time
 import weakref
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Any, cast
 
-from sqlalchemy import Engine, delete, event, func, insert, select, update
+from sqlalchemy import Engine, Table, delete, event, func, insert, select, update
 from sqlalchemy.engine import URL, Dialect
 from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.orm import Session as DbSession
@@ -25,6 +26,13 @@ from eights.rules import RulesError, RuleSet
 from eights.store.db import WRITE_FIRST, StoreError, label, make_engine, migrate, translated
 from eights.store.models import ActionRow, Match, RoomRow, RoundRow, Seat, Setting
 from eights.table import HUMAN, PlayConfig, RestoreError, Session, UsageError
+
+#: The tables that saving a match writes, as Core tables: statements on them skip the ORM's bulk
+#: insert path, which costs more than the database's own work here.
+MATCHES = cast(Table, Match.__table__)
+SEATS = cast(Table, Seat.__table__)
+ACTIONS = cast(Table, ActionRow.__table__)
+ROUNDS = cast(Table, RoundRow.__table__)
 
 #: Settings keys.
 LAST_SETUP = "last_setup"
@@ -129,34 +137,114 @@ class PlayerStats:
         }
 
 
-class Recorder:
-    """A session's ``MatchLog``: every applied action committed at once, with any round or match it ended.
+#: A match of computers only commits its actions at least this often (seconds): see ``Recorder``.
+GROUP_SECONDS = 0.2
+#: The events that end a round or the match: their rows go with the action's.
+_ENDS = (RoundOver, GameOver)
 
-    An action that ends nothing (nearly all of them) is one ``INSERT``, committed on its own, on the
-    store's writer: one connection of the engine's (opened by it, with its SQLite pragmas) that the
-    store's recorders share, kept out of the pool, in autocommit, with the statement compiled once
-    from the Core insert. That is one statement and one round trip per action, where a pool checkout,
-    ``BEGIN``, ``INSERT``, ``COMMIT`` and SQLAlchemy's work per statement were before; each action is
-    still committed before the next is applied, so a killed process loses at most the action in
-    flight. An action that ends a round or the match writes its rows in one transaction through the
-    engine, as before. A writer connection the server dropped is opened again, once per action.
+
+class Recorder:
+    """A session's ``MatchLog``: every applied action committed, with any round or match it ended.
+
+    A match with a person at it commits every action before the next is applied, so that nothing a
+    person did or saw is lost. A match of computers only (``grouped``) keeps its actions (and the
+    rounds they end) until ``GROUP_SECONDS`` have passed since its last commit, the match ends, or
+    the store is closed, and commits them together: played at a pace someone can follow, that is
+    still every action at once; played flat out, a killed process loses at most that fraction of a
+    second of computer play, which nobody chose and the computers play again when the match is taken
+    up. Committing each action slowed such a match by half (bench/store.py).
+
+    An action that ends nothing in a match with a person (nearly all of them) is one ``INSERT``,
+    committed on its own, on the store's writer: one connection of the engine's (opened by it, with
+    its SQLite pragmas) that the store's recorders share, kept out of the pool, in autocommit, with
+    the statement compiled once from the Core insert. That is one statement and one round trip per
+    action, where a pool checkout, ``BEGIN``, ``INSERT``, ``COMMIT`` and SQLAlchemy's work per
+    statement were before. Anything else is one transaction through the engine. A writer connection
+    the server dropped is opened again, once per action.
     """
 
-    def __init__(self, store: Store, match_id: int) -> None:
+    def __init__(self, store: Store, match_id: int, grouped: bool = False) -> None:
         self.store = store
         self.match_id = match_id
+        self.grouped = grouped
+        #: A grouped match's actions not yet committed (with their numbers), and the round and match ends
+        #: among them.
+        self.pending: list[tuple[int, Action]] = []
+        self.ends: list[RoundOver | GameOver] = []
+        self.committed_at = time.monotonic()
+        store.recorders.add(self)
 
     def applied(self, game: Game, action: Action, events: Sequence[Event]) -> None:
+        number = len(game.actions)
+        ends = [event for event in events if isinstance(event, _ENDS)]
+        if ends:
+            self.pending.append((number, action))
+            self.ends.extend(ends)
+            if not self.grouped or isinstance(ends[-1], GameOver):
+                self.flush()
+        elif not self.grouped:
+            try:
+                self._insert(number, str(action))
+            except IntegrityError:
+                raise self._taken() from None
+            return
+        else:
+            self.pending.append((number, action))
+        if time.monotonic() - self.committed_at >= GROUP_SECONDS:
+            self.flush()
+
+    def flush(self) -> None:
+        """Commit the actions held back, with the rounds and the match they ended, in one transaction
+        (``Store.close`` calls it)."""
+        if not self.pending:
+            return
         match_id = self.match_id
         try:
-            if any(isinstance(event, RoundOver | GameOver) for event in events):
-                self._write(game, action, events)
-            else:
-                self._insert(len(game.actions), str(action))
+            with translated(self.store.url, IntegrityError), self.store.engine.begin() as connection:
+                statement = _action_insert(connection.dialect)
+                connection.exec_driver_sql(
+                    statement.string,
+                    [
+                        _params(statement, {"match_id": match_id, "number": number, "action": str(action)})
+                        for number, action in self.pending
+                    ],
+                )
+                rounds = [
+                    {
+                        "match_id": match_id,
+                        "round": event.round,
+                        "reason": event.reason,
+                        "winners": list(event.winners),
+                        "points": list(event.points),
+                        "totals": list(event.totals),
+                    }
+                    for event in self.ends
+                    if isinstance(event, RoundOver)
+                ]
+                if rounds:
+                    connection.execute(insert(ROUNDS), rounds)
+                for event in self.ends:
+                    if isinstance(event, GameOver):
+                        connection.execute(
+                            update(MATCHES)
+                            .where(MATCHES.c.id == match_id)
+                            .values(
+                                status="finished",
+                                finished_at=now(),
+                                winners=list(event.winners),
+                                totals=list(event.totals),
+                            )
+                        )
         except IntegrityError:
-            raise StoreError(
-                f"match {match_id} was played on elsewhere (another eights took it up); this one is no longer saved"
-            ) from None
+            raise self._taken() from None
+        self.pending.clear()
+        self.ends.clear()
+        self.committed_at = time.monotonic()
+
+    def _taken(self) -> StoreError:
+        return StoreError(
+            f"match {self.match_id} was played on elsewhere (another eights took it up); this one is no longer saved"
+        )
 
     def _insert(self, number: int, text: str) -> None:
         """One action's row, committed, through the store's writer (or, where the engine's connections
@@ -166,7 +254,7 @@ class Recorder:
         with translated(store.url, IntegrityError):
             if not _keepable(store.engine):
                 with store.engine.begin() as connection:
-                    connection.execute(insert(ActionRow), values)
+                    connection.execute(insert(ACTIONS), values)
                 return
             writer, fresh = _writer(store.engine)
             try:
@@ -189,37 +277,6 @@ class Recorder:
             )
         return found == text
 
-    def _write(self, game: Game, action: Action, events: Sequence[Event]) -> None:
-        match_id = self.match_id
-        with translated(self.store.url, IntegrityError), self.store.engine.begin() as connection:
-            connection.execute(
-                insert(ActionRow), {"match_id": match_id, "number": len(game.actions), "action": str(action)}
-            )
-            for event in events:
-                if isinstance(event, RoundOver):
-                    connection.execute(
-                        insert(RoundRow),
-                        {
-                            "match_id": match_id,
-                            "round": event.round,
-                            "reason": event.reason,
-                            "winners": list(event.winners),
-                            "points": list(event.points),
-                            "totals": list(event.totals),
-                        },
-                    )
-                elif isinstance(event, GameOver):
-                    connection.execute(
-                        update(Match)
-                        .where(Match.id == match_id)
-                        .values(
-                            status="finished",
-                            finished_at=now(),
-                            winners=list(event.winners),
-                            totals=list(event.totals),
-                        )
-                    )
-
     def where(self) -> str:
         return f"match {self.match_id} in {self.store.label}"
 
@@ -233,9 +290,15 @@ def _keepable(engine: Engine) -> bool:
 @functools.lru_cache(maxsize=8)
 def _action_insert(dialect: Dialect) -> SQLCompiler:
     """The Core insert of one action's row, compiled once for ``dialect``."""
-    compiled = insert(ActionRow).compile(dialect=dialect, column_keys=["match_id", "number", "action"])
+    compiled = insert(ACTIONS).compile(dialect=dialect, column_keys=["match_id", "number", "action"])
     assert isinstance(compiled, SQLCompiler)
     return compiled
+
+
+def _params(statement: SQLCompiler, values: dict[str, Any]) -> Any:
+    """``values`` as the driver takes them for ``statement``: a tuple in its order, or the dict itself."""
+    order = statement.positiontup
+    return tuple(values[key] for key in order) if order is not None else values
 
 
 class _Writer:
@@ -262,8 +325,7 @@ class _Writer:
 
     def insert(self, values: dict[str, Any]) -> None:
         statement = self.statement
-        order = statement.positiontup
-        params: Any = tuple(values[key] for key in order) if order is not None else values
+        params = _params(statement, values)
         try:
             with self.lock:
                 self.cursor.execute(statement.string, params)
@@ -318,9 +380,16 @@ class Store:
         self.label = label(url)
         self.engine: Engine = make_engine(url)
         migrate(self.engine, url)
+        #: The recorders of the matches this store is saving (a grouped one may hold actions).
+        self.recorders: weakref.WeakSet[Recorder] = weakref.WeakSet()
 
     def close(self) -> None:
-        self.engine.dispose()
+        """Commit what any match holds back, and let go of the database."""
+        try:
+            for recorder in list(self.recorders):
+                recorder.flush()
+        finally:
+            self.engine.dispose()
 
     def _session(self) -> DbSession:
         return DbSession(self.engine, expire_on_commit=False)
@@ -334,30 +403,39 @@ class Store:
         """
         session = Session(config, game)
         kept = replace(config, seed=session.game.seed)
-        with translated(self.url), self._session() as db, db.begin():
-            match = Match(
-                started_at=now(),
-                finished_at=None,
-                variant=config.rules.name,
-                players=config.players,
-                seed=session.game.seed,
-                config=kept.to_dict(),
-                status="playing",
-                winners=None,
-                totals=None,
+        with translated(self.url), self.engine.begin() as connection:
+            match_id: int = connection.execute(
+                insert(MATCHES)
+                .values(
+                    started_at=now(),
+                    finished_at=None,
+                    variant=config.rules.name,
+                    players=config.players,
+                    seed=session.game.seed,
+                    config=kept.to_dict(),
+                    status="playing",
+                    winners=None,
+                    totals=None,
+                )
+                .returning(MATCHES.c.id)
+            ).scalar_one()
+            connection.execute(
+                insert(SEATS),
+                [
+                    {"match_id": match_id, "seat": seat, "name": name, "player": who}
+                    for seat, (name, who) in enumerate(zip(session.names, config.seats, strict=True))
+                ],
             )
-            match.seats = [
-                Seat(seat=seat, name=name, player=who)
-                for seat, (name, who) in enumerate(zip(session.names, config.seats, strict=True))
-            ]
-            db.add(match)
-            db.flush()
-            match_id = match.id
-        # A game handed in (a puzzle, a test) may already hold actions: keep them too.
-        for number, action in enumerate(session.game.actions, 1):
-            with translated(self.url), self.engine.begin() as connection:
-                connection.execute(insert(ActionRow), {"match_id": match_id, "number": number, "action": str(action)})
-        session.log = Recorder(self, match_id)
+            # A game handed in (a puzzle, a test) may already hold actions: keep them too.
+            if session.game.actions:
+                connection.execute(
+                    insert(ACTIONS),
+                    [
+                        {"match_id": match_id, "number": number, "action": str(action)}
+                        for number, action in enumerate(session.game.actions, 1)
+                    ],
+                )
+        session.log = Recorder(self, match_id, grouped=HUMAN not in config.seats)
         return session
 
     def resume(self, match_id: int) -> Session:
@@ -376,7 +454,7 @@ class Store:
             ).all()
         try:
             config = PlayConfig.from_dict(match.config)
-            return Session.restore(config, actions, Recorder(self, match_id))
+            return Session.restore(config, actions, Recorder(self, match_id, grouped=HUMAN not in config.seats))
         except (RestoreError, RulesError, UsageError) as exc:
             raise StoreError(
                 f"match {match_id} in {self.label} cannot be taken up: {exc}. It is kept as it is; "
