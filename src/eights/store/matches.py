@@ -12,7 +12,7 @@ from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Any, cast
 
-from sqlalchemy import Engine, Table, delete, event, func, insert, select, update
+from sqlalchemy import Engine, Table, bindparam, delete, event, func, insert, select, update
 from sqlalchemy.engine import URL, Dialect
 from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.orm import Session as DbSession
@@ -33,6 +33,10 @@ MATCHES = cast(Table, Match.__table__)
 SEATS = cast(Table, Seat.__table__)
 ACTIONS = cast(Table, ActionRow.__table__)
 ROUNDS = cast(Table, RoundRow.__table__)
+#: The match's end: its result (a statement made once, its values bound at each use).
+FINISH = update(MATCHES).where(MATCHES.c.id == bindparam("match"))
+#: An action's row, as the driver takes it where parameters are positional (SQLite).
+ACTION_COLUMNS = ("match_id", "number", "action")
 
 #: Settings keys.
 LAST_SETUP = "last_setup"
@@ -202,13 +206,10 @@ class Recorder:
         try:
             with translated(self.store.url, IntegrityError), self.store.engine.begin() as connection:
                 statement = _action_insert(connection.dialect)
-                connection.exec_driver_sql(
-                    statement.string,
-                    [
-                        _params(statement, {"match_id": match_id, "number": number, "action": str(action)})
-                        for number, action in self.pending
-                    ],
-                )
+                rows = [(match_id, number, str(action)) for number, action in self.pending]
+                if tuple(statement.positiontup or ()) != ACTION_COLUMNS:
+                    rows = [_params(statement, dict(zip(ACTION_COLUMNS, row, strict=True))) for row in rows]
+                connection.exec_driver_sql(statement.string, rows)
                 rounds = [
                     {
                         "match_id": match_id,
@@ -226,14 +227,14 @@ class Recorder:
                 for event in self.ends:
                     if isinstance(event, GameOver):
                         connection.execute(
-                            update(MATCHES)
-                            .where(MATCHES.c.id == match_id)
-                            .values(
-                                status="finished",
-                                finished_at=now(),
-                                winners=list(event.winners),
-                                totals=list(event.totals),
-                            )
+                            FINISH,
+                            {
+                                "match": match_id,
+                                "status": "finished",
+                                "finished_at": now(),
+                                "winners": list(event.winners),
+                                "totals": list(event.totals),
+                            },
                         )
         except IntegrityError:
             raise self._taken() from None
@@ -290,7 +291,7 @@ def _keepable(engine: Engine) -> bool:
 @functools.lru_cache(maxsize=8)
 def _action_insert(dialect: Dialect) -> SQLCompiler:
     """The Core insert of one action's row, compiled once for ``dialect``."""
-    compiled = insert(ACTIONS).compile(dialect=dialect, column_keys=["match_id", "number", "action"])
+    compiled = insert(ACTIONS).compile(dialect=dialect, column_keys=list(ACTION_COLUMNS))
     assert isinstance(compiled, SQLCompiler)
     return compiled
 
@@ -405,19 +406,18 @@ class Store:
         kept = replace(config, seed=session.game.seed)
         with translated(self.url), self.engine.begin() as connection:
             match_id: int = connection.execute(
-                insert(MATCHES)
-                .values(
-                    started_at=now(),
-                    finished_at=None,
-                    variant=config.rules.name,
-                    players=config.players,
-                    seed=session.game.seed,
-                    config=kept.to_dict(),
-                    status="playing",
-                    winners=None,
-                    totals=None,
-                )
-                .returning(MATCHES.c.id)
+                insert(MATCHES).returning(MATCHES.c.id),
+                {
+                    "started_at": now(),
+                    "finished_at": None,
+                    "variant": config.rules.name,
+                    "players": config.players,
+                    "seed": session.game.seed,
+                    "config": kept.to_dict(),
+                    "status": "playing",
+                    "winners": None,
+                    "totals": None,
+                },
             ).scalar_one()
             connection.execute(
                 insert(SEATS),
