@@ -1,0 +1,427 @@
+"""The web table under load: N four-seat rooms of scripted WebSocket clients playing at human pace.
+
+Run from the repository root::
+
+    python bench/server.py                            # 10, 100 and 500 rooms, 60 s each, JSON on stdout
+    python bench/server.py --rooms 500 --seconds 30   # one size, a shorter window
+    python bench/server.py --rooms 10 --seconds 10 --think 0.2,0.5
+
+The server is ``eights serve`` in a process of its own (``python -m eights.cli serve --port P
+--db TMP``, a free port on 127.0.0.1 and a new SQLite database in a temporary folder),
+started anew for each room count, so it is measured alone; the clients run in ``--clients``
+other processes (default 2), each an asyncio loop (uvloop) holding whole rooms, talking the
+protocol of docs/protocol.md with the ``websockets`` library. The bench raises its open
+files limit to the hard limit (each room is four sockets on either side).
+
+Each room: its host creates it (``POST /api/rooms``, ``seats: ["me", "open", "open",
+"open"]``, classic rules) and says ``hello`` with its token; three friends say ``hello``
+without one and ``sit`` in seats 1, 2 and 3; once every seat is a person the host sends
+``start``. The rooms are made one after another, evenly over the ramp-up (``--ramp``,
+default N / 25 seconds, at least 5). Whoever is to act (``state.table.to_act`` is its seat)
+thinks for a random time, uniform in ``--think`` (default 1-3 s, a person's pace), then
+sends ``act`` with the state's ``version`` and a legal move chosen at random from
+``state.table.legal`` (its ``action`` text). When the match is over the host sends
+``rematch``. Acting stops at the end of the window; the clients then wait for the last
+updates and close.
+
+What is measured, over the window of ``--seconds`` (default 60) after the ramp-up:
+
+- ``actions_per_second``: actions the server accepted (the room's version moved on and every
+  seat saw it) that were sent in the window, over its length.
+- ``latency_ms``: for each such action and each of the four seats, the time from the moment
+  the acting client sent ``act`` to the moment that seat received the ``state`` with the new
+  version (``time.monotonic``, one clock for every process on Linux); ``p50``, ``p99`` (nearest
+  rank) and ``max`` over every seat-update, and their ``count``. The clients share the
+  machine with the server, so their own delays are in the figures.
+- ``errors``: by kind: every ``error`` message (by its code), a connection closed or failed,
+  a room not started by the end of the ramp-up, and an update that did not reach a seat
+  within 10 s (``timeout``). The goal is none.
+- ``memory``: the server process's resident set (``VmRSS`` in /proc/PID/status) before the
+  first room and at full load (the largest of samples taken every second in the window);
+  ``per_room_kb`` is their difference over N.
+- ``server_cpu``: the server's CPU time (user + system, /proc/PID/stat) in the window over
+  its length (1.0: one core busy).
+
+Stdout gets one JSON object: the machine (cores, Python) and one result per room count.
+Stderr gets a progress line per second.
+
+Figures on this machine (2 cores, shared with the clients): to be measured.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import multiprocessing
+import os
+import platform
+import random
+import resource
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+import uvloop
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed
+
+#: Seconds an update may take to reach every seat before it counts as an error.
+TIMEOUT = 10.0
+#: Seconds to wait for the server to answer when it starts.
+PATIENCE = 30.0
+
+
+def progress(text: str) -> None:
+    print(text, file=sys.stderr, flush=True)
+
+
+# ----- the server ----------------------------------------------------------------------------------------------
+
+
+def free_port() -> int:
+    import socket
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+def start_server(port: int, db: Path) -> subprocess.Popen[bytes]:
+    command = [sys.executable, "-m", "eights.cli", "serve", "--port", str(port), "--db", str(db)]
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    deadline = time.monotonic() + PATIENCE
+    while True:
+        if process.poll() is not None:
+            err = process.stderr.read().decode() if process.stderr else ""
+            raise SystemExit(f"bench/server.py: eights serve stopped at once (exit {process.returncode}): {err}")
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/presets", timeout=2):
+                return process
+        except OSError:
+            if time.monotonic() > deadline:
+                process.kill()
+                raise SystemExit("bench/server.py: eights serve did not answer in time") from None
+            time.sleep(0.1)
+
+
+def stop_server(process: subprocess.Popen[bytes]) -> str:
+    process.terminate()
+    try:
+        process.wait(30)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait(5)
+    err = process.stderr.read().decode() if process.stderr else ""
+    if process.stderr:
+        process.stderr.close()
+    return err
+
+
+def rss_kb(pid: int) -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    return 0
+
+
+def cpu_seconds(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+# ----- the clients ---------------------------------------------------------------------------------------------
+
+
+@dataclass
+class Tally:
+    """What one client process saw."""
+
+    latencies: list[float] = field(default_factory=list)
+    actions: int = 0
+    errors: dict[str, int] = field(default_factory=dict)
+
+    def error(self, kind: str) -> None:
+        self.errors[kind] = self.errors.get(kind, 0) + 1
+
+
+@dataclass
+class Plan:
+    base: str
+    window: tuple[float, float]  # the measured window, time.monotonic
+    think: tuple[float, float]
+    seed: int
+
+
+class RoomPlay:
+    """One room's four clients, and the actions in flight: the version each makes, when it was sent, and the
+    seats that have seen it."""
+
+    def __init__(self, plan: Plan, tally: Tally, rng: random.Random) -> None:
+        self.plan, self.tally, self.rng = plan, tally, rng
+        self.sent: dict[int, float] = {}
+        self.seen: dict[int, set[int]] = {}
+        self.started_at: float | None = None
+
+    def update(self, seat: int, version: int, now: float) -> None:
+        """Seat ``seat`` got the state of ``version`` at ``now``."""
+        for made in [v for v in self.sent if v <= version]:
+            seen = self.seen[made]
+            if seat in seen:
+                continue
+            seen.add(seat)
+            sent = self.sent[made]
+            if self.plan.window[0] <= sent < self.plan.window[1]:
+                self.tally.latencies.append(now - sent)
+                if len(seen) == 4:
+                    self.tally.actions += 1
+            if len(seen) == 4:
+                del self.sent[made], self.seen[made]
+
+    def expire(self, now: float) -> None:
+        for made in [v for v, sent in self.sent.items() if now - sent > TIMEOUT]:
+            self.tally.error("timeout")
+            del self.sent[made], self.seen[made]
+
+    async def person(self, socket: ClientConnection, seat: int, host: bool) -> None:
+        """Play ``seat`` until its connection closes: answer each turn after a think, while the window lasts."""
+        plan = self.plan
+        thinking: asyncio.Task[None] | None = None
+        asked = 0  # the version the host last started or rematched at
+        async for frame in socket:
+            now = time.monotonic()
+            message = json.loads(frame)
+            kind = message["type"]
+            if kind == "error":
+                self.tally.error(f"error:{message['code']}")
+                continue
+            if kind != "state":
+                continue
+            version = message["version"]
+            self.update(seat, version, now)
+            room, table = message["room"], message["table"]
+            phase = room["phase"]
+            if phase != "lobby" and self.started_at is None:
+                self.started_at = now
+            if now >= plan.window[1]:
+                continue
+            if host and phase == "lobby" and all(s["kind"] == "person" for s in room["seats"]) and asked < version:
+                asked = version
+                await socket.send(json.dumps({"type": "start", "version": version}))
+            elif host and phase == "over" and asked < version:
+                asked = version
+                await socket.send(json.dumps({"type": "rematch", "version": version}))
+            elif phase == "playing" and table["to_act"] == seat and table["legal"]:
+                if thinking is not None:
+                    thinking.cancel()
+                action = self.rng.choice(table["legal"])["action"]
+                thinking = asyncio.create_task(self.act(socket, version, action))
+        if thinking is not None:
+            thinking.cancel()
+
+    async def act(self, socket: ClientConnection, version: int, action: str) -> None:
+        await asyncio.sleep(self.rng.uniform(*self.plan.think))
+        now = time.monotonic()
+        if now >= self.plan.window[1]:
+            return
+        self.sent[version + 1] = now
+        self.seen[version + 1] = set()
+        await socket.send(json.dumps({"type": "act", "version": version, "action": action}))
+
+
+async def one_room(plan: Plan, http: httpx.AsyncClient, index: int, tally: Tally) -> None:
+    """Make room ``index``, seat its four people, play until the window ends and the last updates are in."""
+    ws = plan.base.replace("http", "ws", 1) + "/ws"
+    play = RoomPlay(plan, tally, random.Random(plan.seed * 100_003 + index))
+    answer = await http.post("/api/rooms", json={"name": "Host", "seats": ["me", "open", "open", "open"]})
+    answer.raise_for_status()
+    made = answer.json()
+    code = made["code"]
+    sockets: list[ClientConnection] = []
+    tasks: list[asyncio.Task[None]] = []
+    try:
+        for seat in range(4):
+            socket = await connect(ws, max_size=2**22, compression=None)
+            sockets.append(socket)
+            if seat == 0:
+                await socket.send(json.dumps({"type": "hello", "room": code, "token": made["token"]}))
+            else:
+                await socket.send(json.dumps({"type": "hello", "room": code, "token": None}))
+                await socket.send(json.dumps({"type": "sit", "seat": seat, "name": f"Friend {seat}"}))
+            tasks.append(asyncio.create_task(play.person(socket, seat, seat == 0)))
+        dropped: set[asyncio.Task[None]] = set()
+        while time.monotonic() < plan.window[1] and not dropped:
+            dropped, _ = await asyncio.wait(tasks, timeout=1.0, return_when=asyncio.FIRST_COMPLETED)
+            play.expire(time.monotonic())
+        while play.sent and time.monotonic() < plan.window[1] + TIMEOUT and not dropped:
+            await asyncio.sleep(0.1)
+        play.expire(float("inf"))
+        if play.started_at is None or play.started_at > plan.window[0]:
+            tally.error("not_started")
+        for task in dropped:
+            tally.error(f"closed:{type(task.exception()).__name__}" if task.exception() else "closed")
+    finally:
+        for socket in sockets:
+            await socket.close()
+        await asyncio.gather(*tasks, return_exceptions=True)
+
+
+async def client_main(plan: Plan, rooms: list[int], ramp_start: float, ramp: float, total: int) -> Tally:
+    tally = Tally()
+    limits = httpx.Limits(max_connections=20)
+    async with httpx.AsyncClient(base_url=plan.base, timeout=TIMEOUT, limits=limits) as http:
+
+        async def later(index: int) -> None:
+            await asyncio.sleep(max(0.0, ramp_start + ramp * index / total - time.monotonic()))
+            try:
+                await one_room(plan, http, index, tally)
+            except (OSError, httpx.HTTPError, ConnectionClosed) as exc:
+                tally.error(f"failed:{type(exc).__name__}")
+
+        await asyncio.gather(*(later(i) for i in rooms))
+    return tally
+
+
+def client_process(plan: Plan, rooms: list[int], ramp_start: float, ramp: float, total: int, out: Any) -> None:
+    raise_files_limit()
+    out.send(uvloop.run(client_main(plan, rooms, ramp_start, ramp, total)))
+    out.close()
+
+
+def raise_files_limit() -> int:
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft < hard:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+    return hard
+
+
+# ----- one run -------------------------------------------------------------------------------------------------
+
+
+def percentile(ordered: list[float], share: float) -> float:
+    """Nearest rank."""
+    if not ordered:
+        return float("nan")
+    return ordered[min(len(ordered) - 1, max(0, int(share * len(ordered) + 0.999999) - 1))]
+
+
+def run(
+    rooms: int, seconds: float, think: tuple[float, float], ramp: float | None, clients: int, seed: int
+) -> dict[str, Any]:
+    folder = Path(tempfile.mkdtemp(prefix="eights-bench-server-"))
+    port = free_port()
+    server = start_server(port, folder / "bench.sqlite")
+    try:
+        time.sleep(1.0)
+        before = rss_kb(server.pid)
+        ramp = ramp if ramp is not None else max(5.0, rooms / 25)
+        ramp_start = time.monotonic() + 1.0
+        window = (ramp_start + ramp + 2.0, ramp_start + ramp + 2.0 + seconds)
+        plan = Plan(f"http://127.0.0.1:{port}", window, think, seed)
+        processes, pipes = [], []
+        for c in range(clients):
+            mine = list(range(c, rooms, clients))
+            if not mine:
+                continue
+            receive, send = multiprocessing.Pipe(duplex=False)
+            process = multiprocessing.Process(
+                target=client_process, args=(plan, mine, ramp_start, ramp, rooms, send), daemon=True
+            )
+            process.start()
+            send.close()
+            processes.append(process)
+            pipes.append(receive)
+        peak, cpu_start = before, None
+        while time.monotonic() < window[1]:
+            time.sleep(1.0)
+            now = time.monotonic()
+            if now < window[0]:
+                stage = f"ramp-up {now - ramp_start:.0f}/{ramp + 2:.0f} s"
+            else:
+                if cpu_start is None:
+                    cpu_start = (now, cpu_seconds(server.pid))
+                peak = max(peak, rss_kb(server.pid))
+                stage = f"window {now - window[0]:.0f}/{seconds:.0f} s"
+            progress(f"{rooms} rooms: {stage}, server RSS {rss_kb(server.pid) / 1024:.0f} MB")
+        assert cpu_start is not None
+        cpu = (cpu_seconds(server.pid) - cpu_start[1]) / (time.monotonic() - cpu_start[0])
+        tallies: list[Tally] = [pipe.recv() for pipe in pipes]
+        for process in processes:
+            process.join(30)
+    finally:
+        err = stop_server(server)
+        shutil.rmtree(folder, ignore_errors=True)
+    latencies = sorted(x for t in tallies for x in t.latencies)
+    errors: dict[str, int] = {}
+    for tally in tallies:
+        for kind, count in tally.errors.items():
+            errors[kind] = errors.get(kind, 0) + count
+    if err.strip():
+        errors["server_stderr"] = len(err.strip().splitlines())
+        progress(f"{rooms} rooms: the server said:\n{err.strip()[-2000:]}")
+    actions = sum(t.actions for t in tallies)
+    return {
+        "rooms": rooms,
+        "seconds": seconds,
+        "ramp_seconds": ramp,
+        "think_seconds": list(think),
+        "actions": actions,
+        "actions_per_second": round(actions / seconds, 1),
+        "latency_ms": {
+            "count": len(latencies),
+            "p50": round(percentile(latencies, 0.5) * 1000, 1),
+            "p99": round(percentile(latencies, 0.99) * 1000, 1),
+            "max": round(latencies[-1] * 1000, 1) if latencies else None,
+        },
+        "errors": errors,
+        "memory": {
+            "rss_mb_before": round(before / 1024, 1),
+            "rss_mb_loaded": round(peak / 1024, 1),
+            "per_room_kb": round((peak - before) / rooms, 1),
+        },
+        "server_cpu": round(cpu, 2),
+        "goal_met": not errors and bool(latencies) and percentile(latencies, 0.99) < 0.1,
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--rooms", default="10,100,500", help="room counts, comma-separated (default 10,100,500)")
+    parser.add_argument("--seconds", type=float, default=60.0, help="the measured window per room count (default 60)")
+    parser.add_argument("--think", default="1,3", help="a person's think time: MIN,MAX seconds (default 1,3)")
+    parser.add_argument("--ramp", type=float, default=None, help="seconds to make the rooms in (default N/25, >= 5)")
+    parser.add_argument("--clients", type=int, default=2, help="client processes (default 2)")
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args()
+    try:
+        counts = [int(n) for n in args.rooms.split(",")]
+        low, high = (float(x) for x in args.think.split(","))
+    except ValueError:
+        parser.error("--rooms takes counts like 10,100,500 and --think MIN,MAX like 1,3")
+    if any(n < 1 for n in counts) or not 0 <= low <= high:
+        parser.error("--rooms: counts of at least 1; --think: 0 <= MIN <= MAX")
+    files = raise_files_limit()
+    if files < 8 * max(counts) + 100:
+        parser.error(f"the open files limit ({files}) is too low for {max(counts)} rooms")
+    report: dict[str, Any] = {
+        "machine": {"cores": os.cpu_count(), "python": platform.python_version(), "open_files": files},
+        "command": " ".join(["python", "bench/server.py", *sys.argv[1:]]),
+        "results": [],
+    }
+    for n in counts:
+        result = run(n, args.seconds, (low, high), args.ramp, args.clients, args.seed)
+        progress(json.dumps(result))
+        report["results"].append(result)
+    print(json.dumps(report, indent=2))
+
+
+if __name__ == "__main__":
+    main()
