@@ -111,6 +111,8 @@ class Room:
     away_since: float | None = None
     #: The task playing the computers' turns and timing away players, if one runs.
     runner: asyncio.Task[None] | None = None
+    #: ``rules`` in words (its heading and its changes to the preset), made once per rule set.
+    described: tuple[RuleSet, str, list[str]] | None = None
 
     @property
     def phase(self) -> str:
@@ -135,14 +137,16 @@ class Room:
 
     def public(self) -> dict[str, Any]:
         """The room as everyone may see it."""
+        if self.described is None or self.described[0] is not self.rules:
+            self.described = (self.rules, heading(self.rules), list(rule_changes(self.rules)))
         return {
             "code": self.code,
             "phase": self.phase,
             "host_seat": self.host_seat,
             "away_seconds": self.away_seconds,
             "preset": self.rules.name,
-            "rules_heading": heading(self.rules),
-            "options": list(rule_changes(self.rules)),
+            "rules_heading": self.described[1],
+            "options": list(self.described[2]),
             "seats": [
                 {
                     "seat": i,
@@ -507,10 +511,11 @@ class Hub:
 
     # ----- sending ------------------------------------------------------------------------------------------
 
-    def state(self, room: Room, connection: Connection) -> dict[str, Any]:
-        """The room as ``connection``'s seat may see it, with the narration it has not had yet."""
+    def state(self, room: Room, connection: Connection, public: dict[str, Any] | None = None) -> dict[str, Any]:
+        """The room as ``connection``'s seat may see it, with the narration it has not had yet; ``public``: the
+        room's ``public()`` when the caller made it already."""
         session = room.session
-        message: dict[str, Any] = {"type": "state", "version": room.version, "room": room.public()}
+        message: dict[str, Any] = {"type": "state", "version": room.version, "room": public or room.public()}
         if session is None:
             message.update(table=None, log=[], log_from=0)
             return message
@@ -528,8 +533,9 @@ class Hub:
         await connection.send(self.state(room, connection))
 
     async def broadcast(self, room: Room) -> None:
+        public = room.public()
         for connection in list(room.connections):
-            await self._send_state(room, connection)
+            await connection.send(self.state(room, connection, public))
 
     # ----- computers and away players ----------------------------------------------------------------------
 
