@@ -111,6 +111,8 @@ class Room:
     away_since: float | None = None
     #: The task playing the computers' turns and timing away players, if one runs.
     runner: asyncio.Task[None] | None = None
+    #: What the store last got (phase, ``to_data()``, match): a room is written only when it changed.
+    saved_as: tuple[str, dict[str, Any], int | None] | None = None
     #: ``rules`` in words (its heading and its changes to the preset), made once per rule set.
     described: tuple[RuleSet, str, list[str]] | None = None
 
@@ -297,7 +299,12 @@ class Hub:
         room.version += 1
 
     def _save(self, room: Room) -> None:
-        self.saved.save(room.code, room.phase, room.to_data(), room.match_id)
+        """Write the room to the store if it changed since it was last written (a move changes only the
+        match, which the session saves itself)."""
+        saved = (room.phase, room.to_data(), room.match_id)
+        if saved != room.saved_as:
+            self.saved.save(room.code, *saved)
+            room.saved_as = saved
 
     async def restore(self) -> int:
         """Take up every saved room again (after a restart); the count taken up."""
