@@ -100,7 +100,8 @@ class RoomRow(Base):
 
 class SheetRow(Base):
     """A score sheet of a game played with real cards: its setup and rounds (``Sheet.to_dict()``),
-    saved as every change happens; the variant, names and whether it is finished, for lists."""
+    saved as every change happens; the variant, names and whether it is finished, for lists; the
+    codes of its links on the web and its revision."""
 
     __tablename__ = "sheets"
 
@@ -112,3 +113,9 @@ class SheetRow(Base):
     #: Whether the match on the sheet is over (by the rules, or finished early).
     finished: Mapped[bool]
     data: Mapped[dict[str, Any]]
+    #: The code of the sheet's read-only link on the web (None until the sheet is shared).
+    view_code: Mapped[str | None] = mapped_column(String(16), unique=True, index=True)
+    #: The hash of the token of the sheet's edit link (the token itself stays in the browser that keeps it).
+    edit_hash: Mapped[str | None] = mapped_column(String(64))
+    #: One more at every saved change, so an edit made on an older view of the sheet can be refused.
+    revision: Mapped[int] = mapped_column(Integer, server_default="0")

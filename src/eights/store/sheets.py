@@ -6,12 +6,20 @@ players' names and whether its match is over beside it for lists. ``Sheets.chang
 makes one change and writes it back in one transaction, so a change the sheet refuses (an
 impossible hand, a round after the end) leaves the saved sheet exactly as it was, and two programs
 changing one sheet at once take turns.
+
+A sheet kept on the web has two links: a read-only one, whose code (``view_code``) is in the link,
+and an edit link, whose token only the browser that keeps it knows (the store holds its hash).
+``change_shared`` makes a change only with that token, and only on the revision of the sheet the
+person was shown, so a change made on a phone showing an older sheet is refused.
 """
 
 from __future__ import annotations
 
 import builtins
 import contextlib
+import hashlib
+import hmac
+import secrets
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -33,6 +41,32 @@ SHEET_NAMES = "sheet_names"
 NAMES_KEPT = 40
 
 T = TypeVar("T")
+
+
+class NoSuchSheet(StoreError):
+    """No sheet has the code a link gives."""
+
+
+class NotAllowed(StoreError):
+    """A change asked for without the sheet's edit token."""
+
+
+class StaleSheet(StoreError):
+    """A change made on an older revision of the sheet than the one saved."""
+
+
+@dataclass(frozen=True)
+class SharedSheet:
+    """A sheet found by its read-only code, with its id and revision."""
+
+    id: int
+    code: str
+    revision: int
+    sheet: Sheet
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
 
 
 @dataclass(frozen=True)
@@ -201,6 +235,71 @@ class Sheets:
             _write(row, sheet)
         return sheet, result
 
+    # ----- on the web: links and tokens ----------------------------------------------------------------------
+
+    def share(self, sheet_id: int) -> tuple[str, str]:
+        """Give sheet ``sheet_id`` a new read-only code and a new edit token (links given before stop working).
+
+        :returns: the code and the token; only the token's hash is kept.
+        """
+        code, token = secrets.token_urlsafe(9), secrets.token_urlsafe(18)
+        with translated(self.store.url), self._writing() as db, db.begin():
+            row = db.get(SheetRow, sheet_id, with_for_update=True)
+            if row is None:
+                raise self._missing(db, sheet_id)
+            row.view_code, row.edit_hash = code, token_hash(token)
+        return code, token
+
+    def shared(self, code: str) -> SharedSheet:
+        """The sheet whose read-only code is ``code``.
+
+        :raises NoSuchSheet: when no sheet has that code.
+        """
+        with translated(self.store.url), self._reading() as db:
+            row = self._by_code(db, code)
+            return SharedSheet(row.id, code, row.revision, self._load(row))
+
+    def revision(self, code: str) -> int | None:
+        """The revision of the sheet whose code is ``code``; None when there is none."""
+        with translated(self.store.url), self._reading() as db:
+            found: int | None = db.scalar(select(SheetRow.revision).where(SheetRow.view_code == code))
+            return found
+
+    def change_shared(
+        self, code: str, token: str, revision: int | None, make: Callable[[Sheet], T]
+    ) -> tuple[SharedSheet, T]:
+        """As ``change``, on the sheet whose code is ``code``, with its edit ``token``, made on ``revision``
+        (None: whatever the sheet is now).
+
+        :raises NoSuchSheet: when no sheet has that code.
+        :raises NotAllowed: for a token that is not the sheet's edit token.
+        :raises StaleSheet: when the sheet has changed since ``revision``.
+        :raises SheetError: (from ``make``) for a change the sheet refuses; nothing is written.
+        """
+        with translated(self.store.url), self._writing() as db, db.begin():
+            row = self._by_code(db, code, lock=True)
+            if row.edit_hash is None or not hmac.compare_digest(row.edit_hash, token_hash(token)):
+                raise NotAllowed(
+                    "this link only shows the sheet: changes need its edit link, kept on the phone that started it"
+                )
+            if revision is not None and revision != row.revision:
+                raise StaleSheet(
+                    "the sheet was changed elsewhere since this page showed it: it now shows the sheet as saved; "
+                    "make your change again"
+                )
+            sheet = self._load(row)
+            result = make(sheet)
+            _write(row, sheet)
+            shared = SharedSheet(row.id, code, row.revision, sheet)
+        return shared, result
+
+    def _by_code(self, db: DbSession, code: str, lock: bool = False) -> SheetRow:
+        query = select(SheetRow).where(SheetRow.view_code == code)
+        row = db.scalar(query.with_for_update() if lock else query)
+        if row is None:
+            raise NoSuchSheet(f"there is no score sheet with the code {code!r}: check the link, or start a new sheet")
+        return row
+
     def _load(self, row: SheetRow) -> Sheet:
         try:
             return Sheet.from_dict(row.data)
@@ -297,6 +396,7 @@ class Sheets:
 
 
 def _write(row: SheetRow, sheet: Sheet) -> None:
+    row.revision = (row.revision or 0) + 1
     row.data = sheet.to_dict()
     row.names = list(sheet.players)
     row.finished = sheet.over

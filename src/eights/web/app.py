@@ -22,9 +22,11 @@ from eights.describe import describe, heading
 from eights.rules import PRESETS, RulesError, RuleSet, load_preset, option_names
 from eights.rules.ruleset import DRAW_POLICIES, EXPANDED_DECK, SCORING_MODES
 from eights.store import Store, StoreError
+from eights.store.sheets import Sheets
 from eights.table.session import SPEED_WORDS
 from eights.web.protocol import VERSION, ProtocolError, error, parse
 from eights.web.rooms import DEFAULT_AWAY, Connection, Hub, RoomError, rules_from
+from eights.web.scorecard import scorecard_routes
 from eights.web.workers import BotPool
 
 STATIC = resources.files("eights.web") / "static"
@@ -152,6 +154,7 @@ def create_app(store: Store, *, pace: float = 0.7, pool: BotPool | None = None, 
     app = FastAPI(title="eights", lifespan=lifespan, docs_url=None, redoc_url=None)
     app.state.hub = hub
     app.mount("/static", StaticFiles(directory=str(STATIC), check_dir=False), name="static")
+    app.include_router(scorecard_routes(Sheets(store)))
 
     def page() -> FileResponse:
         return FileResponse(str(STATIC / "index.html"), media_type="text/html")

@@ -1,0 +1,275 @@
+"""The web scorecard: the score sheet of a game played with real cards, on a phone (issue 22).
+
+Every figure comes from the scorecard core (``eights.scorecard``) on the server: the page sends who
+went out and each player's points or cards left, and shows what comes back. A sheet has two links:
+``/s/CODE`` shows it read-only to everyone at the table, live; the edit token, given once to the browser
+that starts the sheet (and kept there, or passed on in the edit link ``/s/CODE#e=TOKEN``), is needed for
+every change. A change is made on the revision of the sheet the page shows, so one made on an older
+sheet is refused (409) and the page shows the sheet as saved.
+
+Routes: ``GET /scorecard`` and ``GET /s/CODE`` (the page), ``GET /api/sheets/names``,
+``POST /api/sheets``, ``GET /api/sheets/CODE``, ``GET /api/sheets/CODE/sheet.csv``,
+``POST /api/sheets/CODE/rounds``, ``PUT`` and ``DELETE /api/sheets/CODE/rounds/N``,
+``POST /api/sheets/CODE/undo`` and ``/finish``, and the WebSocket ``/ws/sheets/CODE``, which sends the
+sheet when it connects and again whenever it changes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import Callable
+from importlib import resources
+from typing import Annotated, Any
+
+from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+from fastapi.responses import FileResponse, JSONResponse, Response
+from pydantic import BaseModel, ConfigDict, Field
+
+from eights.rules import RulesError
+from eights.scorecard import LeftInput, Sheet, SheetError, next_words, to_csv
+from eights.scorecard_cli import sheet_json
+from eights.store import StoreError
+from eights.store.sheets import NoSuchSheet, NotAllowed, SharedSheet, Sheets, StaleSheet
+from eights.web.rooms import rules_from
+
+PAGE = resources.files("eights.web") / "static" / "scorecard.html"
+#: Seconds between looks at the store for changes made elsewhere (``eights scorecard round`` on the same database).
+POLL = 5.0
+#: Closing code of a watcher whose sheet does not exist.
+CLOSE_NO_SHEET = 4004
+
+Name = Annotated[str, Field(max_length=40)]
+#: A player's hand as the page sends it: points, or the cards (``["8H", "KS"]``).
+Hand = (
+    int
+    | Annotated[str, Field(max_length=400)]
+    | Annotated[list[Annotated[str, Field(max_length=4)]], Field(max_length=120)]
+)
+
+
+class NewSheet(BaseModel):
+    """``POST /api/sheets``: the rules, the players in seat order and the first dealer (None: drawn)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    preset: Annotated[str, Field(max_length=40)] = "derange"
+    options: dict[Annotated[str, Field(max_length=40)], Annotated[str, Field(max_length=80)]] = {}
+    players: Annotated[list[Name], Field(max_length=8)]
+    dealer: Name | None = None
+
+
+class Change(BaseModel):
+    """A change: the sheet's edit token and the revision of the sheet the page shows (None: as it is now)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    token: Annotated[str, Field(max_length=64)]
+    revision: int | None = None
+
+
+class RoundBody(Change):
+    """A round: who went out (None: blocked) and each other player's points or cards left."""
+
+    out: Name | None = None
+    left: Annotated[dict[Name, Hand], Field(max_length=8)] = {}
+
+
+class Watchers:
+    """The pages following each sheet, woken when it changes."""
+
+    def __init__(self) -> None:
+        self._waiting: dict[str, set[asyncio.Event]] = {}
+
+    def changed(self, code: str) -> None:
+        for event in self._waiting.get(code, ()):
+            event.set()
+
+    def follow(self, code: str) -> asyncio.Event:
+        event = asyncio.Event()
+        self._waiting.setdefault(code, set()).add(event)
+        return event
+
+    def leave(self, code: str, event: asyncio.Event) -> None:
+        waiting = self._waiting.get(code, set())
+        waiting.discard(event)
+        if not waiting:
+            self._waiting.pop(code, None)
+
+
+def sheet_view(shared: SharedSheet) -> dict[str, Any]:
+    """The sheet as the page shows it: ``eights scorecard show --json``'s figures, each hand's breakdown
+    in words, the pack the card picker offers (only the cards the rules' pack holds, with their copies),
+    the code and the revision."""
+    sheet = shared.sheet
+    data = sheet_json(shared.id, sheet)
+    del data["sheet"]
+    for shown, result in zip(data["rounds"], sheet.rounds, strict=True):
+        shown["lines"] = [sheet.breakdown_text(result.number, name) for name in sheet.players]
+    order = sorted(sheet.setup.pack, key=lambda card: (card.is_joker, card.suit or 0, card.rank, int(card)))
+    data.update(
+        code=shared.code,
+        revision=shared.revision,
+        teams=[sheet.setup.team_name(team) for team in sheet.setup.teams],
+        next_words=next_words(sheet),
+        leader=list(sheet.leader),
+        pack=[
+            {"card": str(card), "suit": None if card.suit is None else str(card.suit), "copies": sheet.setup.pack[card]}
+            for card in order
+        ],
+    )
+    return data
+
+
+def _problem(exc: Exception) -> JSONResponse:
+    """One line for the page, with the status that says whose fault it is."""
+    if isinstance(exc, NoSuchSheet):
+        status = 404
+    elif isinstance(exc, NotAllowed):
+        status = 403
+    elif isinstance(exc, StaleSheet):
+        status = 409
+    elif isinstance(exc, (SheetError, RulesError)):
+        status = 400
+    else:
+        status = 503
+    return JSONResponse({"error": str(exc)}, status_code=status)
+
+
+def _left(body: RoundBody) -> dict[str, LeftInput]:
+    return dict(body.left)
+
+
+def scorecard_routes(sheets: Sheets) -> APIRouter:
+    """The scorecard's routes on ``sheets``."""
+    router = APIRouter()
+    watchers = Watchers()
+
+    def page() -> FileResponse:
+        return FileResponse(str(PAGE), media_type="text/html")
+
+    @router.get("/scorecard", include_in_schema=False)
+    async def start_page() -> FileResponse:
+        return page()
+
+    @router.get("/s/{code}", include_in_schema=False)
+    async def sheet_page(code: str) -> FileResponse:
+        return page()
+
+    @router.get("/api/sheets/names", response_model=None)
+    async def names() -> dict[str, Any] | JSONResponse:
+        try:
+            known, last = await asyncio.to_thread(lambda: (sheets.names(), sheets.last_players()))
+        except StoreError as exc:
+            return _problem(exc)
+        return {"names": list(known), "last": list(last)}
+
+    @router.post("/api/sheets", response_model=None)
+    async def new_sheet(body: NewSheet) -> dict[str, Any] | JSONResponse:
+        def make() -> tuple[str, SharedSheet]:
+            rules = rules_from(body.preset, body.options)
+            sheet = Sheet.new(rules, body.players, body.dealer, None if body.dealer else random.Random())
+            sheet_id = sheets.new(sheet)
+            code, token = sheets.share(sheet_id)
+            return token, sheets.shared(code)
+
+        try:
+            token, shared = await asyncio.to_thread(make)
+        except (SheetError, RulesError, StoreError) as exc:
+            return _problem(exc)
+        return {"code": shared.code, "token": token, "sheet": sheet_view(shared)}
+
+    @router.get("/api/sheets/{code}", response_model=None)
+    async def show(code: str) -> dict[str, Any] | JSONResponse:
+        try:
+            shared = await asyncio.to_thread(sheets.shared, code)
+        except StoreError as exc:
+            return _problem(exc)
+        return sheet_view(shared)
+
+    @router.get("/api/sheets/{code}/sheet.csv", response_model=None)
+    async def export_csv(code: str) -> Response:
+        try:
+            shared = await asyncio.to_thread(sheets.shared, code)
+        except StoreError as exc:
+            return _problem(exc)
+        name = f"eights-sheet-{shared.id}.csv"
+        return Response(
+            to_csv(shared.sheet),
+            media_type="text/csv",
+            headers={"Content-Disposition": f'attachment; filename="{name}"'},
+        )
+
+    async def change(code: str, body: Change, make: Callable[[Sheet], object]) -> dict[str, Any] | JSONResponse:
+        """Make one change with the token, on the revision shown; the sheet as saved goes back (with the
+        error, when the change is refused) and every page following it is told."""
+        try:
+            shared, said = await asyncio.to_thread(sheets.change_shared, code, body.token, body.revision, make)
+        except (SheetError, StoreError) as exc:
+            answer = _problem(exc)
+            if isinstance(exc, StaleSheet):
+                try:
+                    current = await asyncio.to_thread(sheets.shared, code)
+                except StoreError:
+                    return answer
+                return JSONResponse({"error": str(exc), "sheet": sheet_view(current)}, status_code=409)
+            return answer
+        watchers.changed(code)
+        view = sheet_view(shared)
+        if isinstance(said, str):
+            view["said"] = said
+        return view
+
+    @router.post("/api/sheets/{code}/rounds", response_model=None)
+    async def add_round(code: str, body: RoundBody) -> dict[str, Any] | JSONResponse:
+        return await change(code, body, lambda sheet: sheet.add_round(body.out, _left(body)))
+
+    @router.put("/api/sheets/{code}/rounds/{number}", response_model=None)
+    async def edit_round(code: str, number: int, body: RoundBody) -> dict[str, Any] | JSONResponse:
+        return await change(code, body, lambda sheet: sheet.edit_round(number, body.out, _left(body)))
+
+    @router.delete("/api/sheets/{code}/rounds/{number}", response_model=None)
+    async def delete_round(code: str, number: int, body: Change) -> dict[str, Any] | JSONResponse:
+        return await change(code, body, lambda sheet: sheet.delete_round(number))
+
+    @router.post("/api/sheets/{code}/undo", response_model=None)
+    async def undo(code: str, body: Change) -> dict[str, Any] | JSONResponse:
+        return await change(code, body, lambda sheet: sheet.undo())
+
+    @router.post("/api/sheets/{code}/finish", response_model=None)
+    async def finish(code: str, body: Change) -> dict[str, Any] | JSONResponse:
+        return await change(code, body, lambda sheet: sheet.finish())
+
+    @router.websocket("/ws/sheets/{code}")
+    async def follow(websocket: WebSocket, code: str) -> None:
+        """The sheet now, and again whenever it changes, until the page goes."""
+        await websocket.accept()
+        event = watchers.follow(code)
+        listening = asyncio.ensure_future(websocket.receive())
+        shown: int | None = None
+        try:
+            while True:
+                if shown is None or await asyncio.to_thread(sheets.revision, code) != shown:
+                    try:
+                        shared = await asyncio.to_thread(sheets.shared, code)
+                    except NoSuchSheet as exc:
+                        await websocket.send_json({"error": str(exc)})
+                        await websocket.close(CLOSE_NO_SHEET)
+                        return
+                    await websocket.send_json(sheet_view(shared))
+                    shown = shared.revision
+                event.clear()
+                woken = asyncio.ensure_future(event.wait())
+                done, _ = await asyncio.wait({listening, woken}, timeout=POLL, return_when=asyncio.FIRST_COMPLETED)
+                woken.cancel()
+                if listening in done:
+                    if listening.result()["type"] == "websocket.disconnect":
+                        return
+                    listening = asyncio.ensure_future(websocket.receive())  # a page says nothing that matters
+        except (WebSocketDisconnect, RuntimeError, StoreError):
+            pass
+        finally:
+            listening.cancel()
+            watchers.leave(code, event)
+
+    return router

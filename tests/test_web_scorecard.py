@@ -1,0 +1,301 @@
+"""The web scorecard (issue 22): its API over TestClient, its links (a read-only code, an edit token that only
+the browser that started the sheet keeps), refusals that change nothing, the live feed, and the store's part
+(codes, token hashes, revisions, migration 0004) on SQLite and on a real PostgreSQL server."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from alembic import command
+from alembic.autogenerate import compare_metadata
+from alembic.runtime.migration import MigrationContext
+from fastapi.testclient import TestClient
+from sqlalchemy import create_engine, text
+
+from eights.rules import load_preset
+from eights.scorecard import HandError, Sheet
+from eights.store import Store, database_url
+from eights.store.db import _alembic_config
+from eights.store.models import Base
+from eights.store.sheets import NoSuchSheet, NotAllowed, Sheets, StaleSheet
+from eights.web.app import create_app
+
+DERANGE = load_preset("derange")
+CLASSIC = load_preset("classic")
+
+
+@pytest.fixture
+def client(tmp_path: Path) -> Iterator[TestClient]:
+    store = Store(database_url(str(tmp_path / "web.db")))
+    with TestClient(create_app(store, pace=0)) as test_client:
+        yield test_client
+    store.close()
+
+
+def new_sheet(client: TestClient, **body: Any) -> tuple[str, str, dict[str, Any]]:
+    body.setdefault("preset", "derange")
+    body.setdefault("players", ["Ann", "Bob", "Cid"])
+    body.setdefault("dealer", "Ann")
+    answer = client.post("/api/sheets", json=body)
+    assert answer.status_code == 200, answer.text
+    data = answer.json()
+    return data["code"], data["token"], data["sheet"]
+
+
+def write(client: TestClient, method: str, path: str, **body: Any) -> dict[str, Any]:
+    answer = client.request(method, path, json=body)
+    assert answer.status_code == 200, answer.text
+    data: dict[str, Any] = answer.json()
+    return data
+
+
+def test_a_derange_sheet_over_the_api_with_totals_worked_by_hand(client: TestClient) -> None:
+    code, token, sheet = new_sheet(client)
+    assert sheet["players"] == ["Ann", "Bob", "Cid"] and sheet["rounds"] == [] and sheet["revision"] == 0
+    assert sheet["next"] == {"round": 1, "dealer": "Ann", "hand_size": 8}
+    assert sheet["next_words"] == "Next: round 1, Ann deals 8 cards each."
+    # Derange at three uses two packs: the picker offers the 52 cards, two of each, clubs first.
+    assert len(sheet["pack"]) == 52 and {c["copies"] for c in sheet["pack"]} == {2}
+    assert sheet["pack"][:2] == [{"card": "AC", "suit": "C", "copies": 2}, {"card": "2C", "suit": "C", "copies": 2}]
+    url = f"/api/sheets/{code}"
+    # Round 1: Ann out; Bob 8H KS = 50 + 20 = 70; Cid 14 points.
+    one = write(
+        client, "POST", f"{url}/rounds", token=token, revision=0, out="Ann", left={"Bob": ["8H", "KS"], "Cid": 14}
+    )
+    assert one["totals"] == [0, 70, 14] and one["revision"] == 1
+    assert one["rounds"][0]["lines"] == ["went out", "8H 50 + KS 20 = 70", "14 points"]
+    assert one["next"] == {"round": 2, "dealer": "Bob", "hand_size": 7}
+    # Round 2: Bob out; Ann 4D = 4; Cid QS 3C = 10 + 30 = 40. Totals 4, 70, 54.
+    two = write(client, "POST", f"{url}/rounds", token=token, revision=1, out="Bob", left={"Ann": "4D", "Cid": "QS 3C"})
+    assert two["totals"] == [4, 70, 54] and two["leader"] == ["Ann"]
+    # Round 3 blocked: everyone counts. Ann 5, Bob 2S = 30, Cid 0 points.
+    three = write(
+        client, "POST", f"{url}/rounds", token=token, revision=2, out=None, left={"Ann": 5, "Bob": ["2S"], "Cid": 0}
+    )
+    assert three["rounds"][2]["blocked"] and three["totals"] == [9, 100, 54]
+    assert three["standings"] == [
+        {"place": 1, "name": "Ann", "total": 9},
+        {"place": 2, "name": "Cid", "total": 54},
+        {"place": 3, "name": "Bob", "total": 100},
+    ]
+    # Edit round 1: Bob had only KS (20): every total after it follows.
+    edited = write(client, "PUT", f"{url}/rounds/1", token=token, revision=3, out="Ann", left={"Bob": "KS", "Cid": 14})
+    assert [r["totals"] for r in edited["rounds"]] == [[0, 20, 14], [4, 20, 54], [9, 50, 54]]
+    # Delete round 2: round 3 moves up (Bob now dealt it: 7 cards); undo brings it back.
+    deleted = write(client, "DELETE", f"{url}/rounds/2", token=token, revision=4)
+    assert deleted["totals"] == [5, 50, 14] and deleted["rounds"][1]["dealer"] == "Bob"
+    undone = write(client, "POST", f"{url}/undo", token=token, revision=5)
+    assert undone["totals"] == [9, 50, 54] and undone["said"] == "undid the deletion of round 2"
+    finished = write(client, "POST", f"{url}/finish", token=token, revision=6)
+    assert finished["over"] and finished["finished_early"] and finished["winners"] == ["Ann"]
+    assert finished["next"] is None and finished["next_words"] == "The match was finished after 3 round(s): Ann wins."
+    assert client.get(url).json()["totals"] == [9, 50, 54]
+    csv_text = client.get(f"{url}/sheet.csv").text
+    assert csv_text.splitlines()[-1] == "final,,,won: Ann,,9,,50,,54"
+
+
+def test_the_read_only_code_cannot_change_the_sheet(client: TestClient) -> None:
+    code, token, _ = new_sheet(client)
+    url = f"/api/sheets/{code}"
+    for method, path, body in [
+        ("POST", f"{url}/rounds", {"out": "Ann", "left": {"Bob": 3, "Cid": 4}}),
+        ("PUT", f"{url}/rounds/1", {"out": "Ann", "left": {"Bob": 3, "Cid": 4}}),
+        ("DELETE", f"{url}/rounds/1", {}),
+        ("POST", f"{url}/undo", {}),
+        ("POST", f"{url}/finish", {}),
+    ]:
+        answer = client.request(method, path, json={"token": code, **body})
+        assert answer.status_code == 403, (method, path)
+        assert answer.json() == {
+            "error": "this link only shows the sheet: changes need its edit link, kept on the phone that started it"
+        }
+    assert client.request("POST", f"{url}/undo", json={}).status_code == 422  # no token at all
+    assert client.get(url).json()["revision"] == 0
+    assert token not in client.get(url).text  # the edit token is never shown to a reader
+
+
+@pytest.mark.parametrize(
+    ("body", "words"),
+    [
+        (
+            {"out": "Ann", "left": {"Bob": "8H 8H 8H", "Cid": 1}},
+            "8H is entered 3 times (Bob 3), but the 2 packs hold only 2",
+        ),
+        ({"out": "Ann", "left": {"Bob": "JK", "Cid": 1}}, "JK is a joker, and derange is played without jokers"),
+        (
+            {"out": "Zed", "left": {"Bob": 3, "Cid": 1}},
+            "went out: 'Zed' is not a player here; the players are Ann, Bob and Cid",
+        ),
+        ({"out": "Ann", "left": {"Bob": -3, "Cid": 1}}, "Bob: -3 points is negative"),
+        ({"out": "Ann", "left": {"Ann": 3, "Bob": 3, "Cid": 1}}, "Ann went out, so Ann has no cards"),
+        ({"out": "Ann", "left": {"Bob": 3}}, "no points or cards for Cid"),
+    ],
+)
+def test_an_impossible_round_is_refused_in_one_line_and_changes_nothing(
+    client: TestClient, body: dict[str, Any], words: str
+) -> None:
+    code, token, before = new_sheet(client)
+    answer = client.post(f"/api/sheets/{code}/rounds", json={"token": token, "revision": 0, **body})
+    assert answer.status_code == 400
+    error = answer.json()["error"]
+    assert words in error and "\n" not in error
+    assert client.get(f"/api/sheets/{code}").json() == before
+
+
+def test_a_stale_edit_is_refused_and_the_saved_sheet_comes_back(client: TestClient) -> None:
+    code, token, _ = new_sheet(client)
+    url = f"/api/sheets/{code}"
+    write(client, "POST", f"{url}/rounds", token=token, revision=0, out="Ann", left={"Bob": 3, "Cid": 4})
+    # Another phone with the edit link still shows revision 0 and enters round 1 again.
+    answer = client.post(
+        f"{url}/rounds", json={"token": token, "revision": 0, "out": "Bob", "left": {"Ann": 1, "Cid": 2}}
+    )
+    assert answer.status_code == 409
+    data = answer.json()
+    assert data["error"].startswith("the sheet was changed elsewhere since this page showed it")
+    assert data["sheet"]["revision"] == 1 and data["sheet"]["totals"] == [0, 3, 4]
+    assert client.get(url).json()["totals"] == [0, 3, 4]
+
+
+def test_unknown_sheets_rules_and_players_are_one_line_each(client: TestClient) -> None:
+    missing = client.get("/api/sheets/nothing-here")
+    assert missing.status_code == 404
+    assert (
+        missing.json()["error"]
+        == "there is no score sheet with the code 'nothing-here': check the link, or start a new sheet"
+    )
+    for body, words in [
+        ({"preset": "snap", "players": ["Ann", "Bob"]}, "snap"),
+        ({"players": ["Ann"]}, "1 player(s): a sheet takes 2 to 8 players"),
+        ({"players": ["Ann", "ann"]}, "the name 'ann' is given twice"),
+        (
+            {"players": ["Ann", "Bob"], "dealer": "Cid"},
+            "dealer: 'Cid' is not a player here; the players are Ann and Bob",
+        ),
+        ({"players": ["Ann", "Bob"], "options": {"short_rounds": "maybe"}}, "short_rounds"),
+    ]:
+        answer = client.post("/api/sheets", json=body)
+        assert answer.status_code == 400, body
+        assert words in answer.json()["error"]
+
+
+def test_a_drawn_dealer_and_names_remembered_from_earlier_sheets(client: TestClient) -> None:
+    assert client.get("/api/sheets/names").json() == {"names": [], "last": []}
+    new_sheet(client, players=["Ann", "Bob"], dealer="Bob")
+    _, _, sheet = new_sheet(client, preset="classic", players=["Cid", "bob", "Dee"], dealer=None)
+    assert sheet["next"]["dealer"] in ("Cid", "bob", "Dee") and sheet["variant"] == "classic"
+    assert client.get("/api/sheets/names").json() == {
+        "names": ["Cid", "bob", "Dee", "Ann"],
+        "last": ["Cid", "bob", "Dee"],
+    }
+
+
+def test_baby_eating_counts_games_won_and_its_pack_has_the_jokers(client: TestClient) -> None:
+    code, token, sheet = new_sheet(client, preset="baby-eating", players=["Ann", "Bob", "Cid", "Dee"], dealer="Ann")
+    assert not sheet["keeps_points"] and [c["card"] for c in sheet["pack"][-2:]] == ["JK", "GJ"]
+    url = f"/api/sheets/{code}"
+    write(client, "POST", f"{url}/rounds", token=token, out="Bob")
+    done = write(client, "POST", f"{url}/rounds", token=token, out="Bob")
+    assert done["totals"] == [0, 2, 0, 0] and done["leader"] == ["Bob"]
+
+
+def test_a_follower_sees_each_change_as_it_is_saved(client: TestClient) -> None:
+    code, token, _ = new_sheet(client)
+    with client.websocket_connect(f"/ws/sheets/{code}") as follower:
+        assert follower.receive_json()["rounds"] == []
+        write(client, "POST", f"/api/sheets/{code}/rounds", token=token, out="Ann", left={"Bob": 3, "Cid": 4})
+        seen = follower.receive_json()
+        assert seen["revision"] == 1 and seen["totals"] == [0, 3, 4]
+        write(client, "POST", f"/api/sheets/{code}/undo", token=token)
+        assert follower.receive_json()["rounds"] == []
+    with client.websocket_connect("/ws/sheets/nothing-here") as stranger:
+        assert stranger.receive_json()["error"].startswith("there is no score sheet with the code 'nothing-here'")
+
+
+# ----- the store: links, tokens and revisions, on SQLite and PostgreSQL --------------------------------------
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Store]:
+    """An empty store on each backend."""
+    if request.param == "sqlite":
+        opened = Store(database_url(str(tmp_path / "sheets.db")))
+    else:
+        opened = Store(database_url(request.getfixturevalue("postgres_url")))
+        with opened.engine.begin() as connection:
+            connection.execute(text("TRUNCATE sheets, matches, settings CASCADE"))
+    yield opened
+    opened.close()
+
+
+def saved_row(store: Store, sheet_id: int) -> tuple[object, ...]:
+    with store.engine.connect() as connection:
+        query = text("SELECT data, revision, view_code, edit_hash FROM sheets WHERE id = :id")
+        return tuple(connection.execute(query, {"id": sheet_id}).one())
+
+
+def test_a_shared_sheet_changes_only_with_its_edit_token_and_on_its_revision(store: Store) -> None:
+    sheets = Sheets(store)
+    sheet_id = sheets.new(Sheet.new(DERANGE, ["Ann", "Bob", "Cid"], dealer="Ann"))
+    code, token = sheets.share(sheet_id)
+    assert code != token and token not in str(saved_row(store, sheet_id))  # only the token's hash is kept
+    shown = sheets.shared(code)
+    assert (shown.id, shown.revision, shown.sheet.players) == (sheet_id, 0, ("Ann", "Bob", "Cid"))
+    changed, _ = sheets.change_shared(code, token, 0, lambda s: s.add_round("Ann", {"Bob": "8H KS", "Cid": 14}))
+    assert changed.revision == 1 and changed.sheet.totals == (0, 70, 14) and sheets.revision(code) == 1
+    before = saved_row(store, sheet_id)
+    with pytest.raises(NotAllowed, match="this link only shows the sheet: changes need its edit link"):
+        sheets.change_shared(code, "a guess", 1, lambda s: s.undo())
+    with pytest.raises(NotAllowed):
+        sheets.change_shared(code, code, 1, lambda s: s.undo())  # the read-only code is no edit token
+    with pytest.raises(StaleSheet, match="changed elsewhere since this page showed it"):
+        sheets.change_shared(code, token, 0, lambda s: s.add_round("Bob", {"Ann": 3, "Cid": 4}))
+    with pytest.raises(HandError, match="negative"):
+        sheets.change_shared(code, token, 1, lambda s: s.add_round("Bob", {"Ann": -3, "Cid": 4}))
+    assert saved_row(store, sheet_id) == before
+    # A change from the command line (by id) moves the revision on too.
+    sheets.change(sheet_id, lambda s: s.add_round("Bob", {"Ann": 3, "Cid": 4}))
+    assert sheets.revision(code) == 2
+    with pytest.raises(StaleSheet):
+        sheets.change_shared(code, token, 1, lambda s: s.undo())
+    # Sharing again gives new links; the old ones stop working.
+    new_code, new_token = sheets.share(sheet_id)
+    with pytest.raises(NoSuchSheet, match=f"no score sheet with the code {code!r}: check the link"):
+        sheets.shared(code)
+    with pytest.raises(NotAllowed):
+        sheets.change_shared(new_code, token, None, lambda s: s.undo())
+    sheets.change_shared(new_code, new_token, None, lambda s: s.undo())
+    assert sheets.get(sheet_id).totals == (0, 70, 14) and sheets.revision(code) is None
+
+
+def test_a_database_of_schema_0003_gains_the_links_and_keeps_its_sheets(tmp_path: Path) -> None:
+    path = tmp_path / "old.db"
+    engine = create_engine(f"sqlite:///{path}")
+    with engine.begin() as connection:
+        command.upgrade(_alembic_config(connection), "0003")
+        data = Sheet.new(CLASSIC, ["Ann", "Bob"], dealer="Bob").to_dict()
+        connection.execute(
+            text(
+                "INSERT INTO sheets (created_at, updated_at, variant, names, finished, data) "
+                "VALUES ('2026-11-25 09:00:00', '2026-11-25 09:00:00', 'classic', '[\"Ann\", \"Bob\"]', 0, :data)"
+            ),
+            {"data": json.dumps(data)},
+        )
+    engine.dispose()
+    store = Store(database_url(str(path)))
+    try:
+        with store.engine.connect() as connection:
+            context = MigrationContext.configure(connection)
+            assert context.get_current_revision() == "0004"
+            assert compare_metadata(context, Base.metadata) == []
+        sheets = Sheets(store)
+        (sheet_id,) = [summary.id for summary in sheets.list()]
+        assert saved_row(store, sheet_id)[1:] == (0, None, None)  # kept, and not shared until asked
+        code, _ = sheets.share(sheet_id)
+        assert sheets.shared(code).sheet.players == ("Ann", "Bob")
+    finally:
+        store.close()
