@@ -216,6 +216,12 @@ def test_a_follower_sees_each_change_as_it_is_saved(client: TestClient) -> None:
         assert stranger.receive_json()["error"].startswith("there is no score sheet with the code 'nothing-here'")
 
 
+def test_the_pages_are_served(client: TestClient) -> None:
+    for path in ("/scorecard", "/s/anything"):
+        answer = client.get(path)
+        assert answer.status_code == 200 and "scorecard.js" in answer.text
+
+
 # ----- the store: links, tokens and revisions, on SQLite and PostgreSQL --------------------------------------
 
 

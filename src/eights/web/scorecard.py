@@ -111,6 +111,8 @@ def sheet_view(shared: SharedSheet) -> dict[str, Any]:
         code=shared.code,
         revision=shared.revision,
         teams=[sheet.setup.team_name(team) for team in sheet.setup.teams],
+        schedule=list(sheet.schedule),
+        target=sheet.target,
         next_words=next_words(sheet),
         leader=list(sheet.leader),
         pack=[
