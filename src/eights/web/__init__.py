@@ -40,10 +40,11 @@ def serve_command(
     """
     import uvicorn
 
-    from eights.web.app import create_app
+    from eights.web.app import create_app, tune_gc
 
     store = open_store(db)
     app = create_app(store, pace=pace)
+    tune_gc()
     shown = "localhost" if host in ("127.0.0.1", "0.0.0.0") else host
     typer.echo(f"eights: the web table is at http://{shown}:{port}/ (matches saved in {store.label}); Ctrl-C stops it.")
     config = uvicorn.Config(app, host=host, port=port, log_level="warning", ws_max_size=65536, lifespan="on")
