@@ -1,0 +1,204 @@
+"""The web scorecard in a real browser (issue 22): a whole derange sheet filled by touch on a phone, its totals
+checked against figures worked by hand, and a second phone following the read-only link as rounds appear.
+
+Derange values (rules/derange.toml): A 15, 2 30, 3 30, 4-7 and 9 their pips, 8 50, 10 30, J 10, Q 10, K 20;
+everyone but the player out adds their own hand; 15 rounds; the lowest total wins. At three players the
+table uses two packs, so the picker offers two of each card.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tests.browser import PATIENCE, PHONE
+
+WAIT = PATIENCE * 1000
+PLAYERS = ("Ann", "Bob", "Cid")
+#: A hand as entered: points typed in, or the cards tapped on the picker.
+Hand = int | list[str]
+
+#: The fifteen rounds: who went out (None: blocked) and the others' hands.
+ROUNDS: list[tuple[str | None, dict[str, Hand]]] = [
+    ("Ann", {"Bob": ["8H", "KS"], "Cid": 14}),  # Bob 50 + 20 = 70
+    ("Bob", {"Ann": 4, "Cid": ["QS", "3C"]}),  # Cid 10 + 30 = 40
+    ("Cid", {"Ann": 12, "Bob": 7}),
+    ("Ann", {"Bob": 0, "Cid": 25}),
+    (None, {"Ann": ["2D"], "Bob": 5, "Cid": 6}),  # blocked: everyone adds their hand; Ann 30
+    ("Bob", {"Ann": 9, "Cid": 3}),
+    ("Cid", {"Ann": 10, "Bob": 20}),
+    ("Ann", {"Bob": ["5C"], "Cid": 15}),
+    ("Bob", {"Ann": 6, "Cid": 30}),
+    ("Cid", {"Ann": ["AH", "9S"], "Bob": 11}),  # Ann 15 + 9 = 24
+    ("Ann", {"Bob": 40, "Cid": 8}),
+    ("Bob", {"Ann": 13, "Cid": 2}),
+    ("Cid", {"Ann": 21, "Bob": 3}),
+    ("Ann", {"Bob": 17, "Cid": 19}),
+    ("Bob", {"Ann": ["8C", "8C"], "Cid": 4}),  # both packs' 8C: 50 + 50 = 100
+]
+#: Totals (Ann, Bob, Cid) after each round, worked by hand; after round 7, round 1 is edited (Bob had only
+#: KS: 20, not 70), so from round 7 on Bob has 50 less.
+TOTALS = [
+    (0, 70, 14),
+    (4, 70, 54),
+    (16, 77, 54),
+    (16, 77, 79),
+    (46, 82, 85),
+    (55, 82, 88),
+    (65, 52, 88),  # 65, 102 - 50, 88
+    (65, 57, 103),
+    (71, 57, 133),
+    (95, 68, 133),
+    (95, 108, 141),
+    (108, 108, 143),
+    (129, 111, 143),
+    (129, 128, 162),
+    (229, 128, 166),
+]
+
+
+def start_sheet(page: Any, base: str) -> str:
+    """Start a derange sheet for Ann, Bob and Cid, Ann dealing first; the sheet's code."""
+    page.goto(f"{base}/scorecard")
+    page.check("#preset-derange")
+    page.fill("#player-0", "Ann")
+    page.fill("#player-1", "Bob")
+    page.click("#add-player")
+    page.fill("#player-2", "Cid")
+    page.select_option("#sheet-dealer", "Ann")
+    page.click("#start-sheet")
+    page.wait_for_selector("#entry:not([hidden])", timeout=WAIT)
+    code: str = page.url.rsplit("/", 1)[1]
+    return code
+
+
+def pick(page: Any, seat: int, cards: list[str]) -> None:
+    """Tap the cards on the picker (a card given twice is tapped twice: two copies)."""
+    page.click(f"#pick-{seat}")
+    page.wait_for_selector("#picker[open]", timeout=WAIT)
+    for card in cards:
+        page.click(f'#picker-cards [data-card="{card}"]')
+    page.click("#picker-done")
+    page.wait_for_selector("#picker", state="hidden", timeout=WAIT)
+
+
+def fill_round(page: Any, out: str | None, hands: dict[str, Hand]) -> None:
+    page.click("#out-blocked" if out is None else f"#out-{PLAYERS.index(out)}")
+    for name, hand in hands.items():
+        seat = PLAYERS.index(name)
+        if isinstance(hand, int):
+            page.click(f"#mode-points-{seat}")
+            page.fill(f"#points-{seat}", str(hand))
+        else:
+            page.click(f"#mode-cards-{seat}")
+            pick(page, seat, hand)
+
+
+def save(page: Any, rounds: int) -> None:
+    page.click("#save-round")
+    page.wait_for_function(f"document.body.dataset.rounds === '{rounds}'", timeout=WAIT)
+
+
+def shown_totals(page: Any) -> tuple[int, ...]:
+    """The totals in the standings, in seat order."""
+    totals = {
+        row.get_attribute("data-player"): int(row.query_selector("td.number").inner_text())
+        for row in page.query_selector_all("#standings tbody tr")
+    }
+    return tuple(totals[name] for name in PLAYERS)
+
+
+def test_a_whole_derange_sheet_on_a_phone_shows_the_totals_worked_by_hand(chromium: Any, live_server: Any) -> None:
+    context = chromium.new_context(**PHONE)
+    try:
+        page = context.new_page()
+        start_sheet(page, live_server.base)
+        assert page.inner_text("#next") == "Round 1 of 15: Ann deals 8 cards each."
+        for number, (out, hands) in enumerate(ROUNDS, 1):
+            fill_round(page, out, hands)
+            save(page, number)
+            if number == 1:
+                line = page.inner_text('#rounds [data-round="1"] tr:nth-child(2) .breakdown')
+                assert " ".join(line.split()) == "8♥ 50 + K♠ 20 = 70"
+            if number == 5:
+                assert "Bob dealt 4 · blocked" in page.inner_text('#rounds [data-round="5"]')
+            if number == 7:
+                # Edit round 1: Bob had only KS. The picker shows 8H and KS chosen; 8H is tapped to two
+                # copies, then away.
+                page.click("#edit-1")
+                assert page.get_attribute("#out-0", "aria-checked") == "true"
+                page.click("#pick-1")
+                assert page.get_attribute('#picker-cards [data-card="8H"]', "aria-label") == "8 of hearts, 1 of 2"
+                page.click('#picker-cards [data-card="8H"]')
+                page.click('#picker-cards [data-card="8H"]')
+                assert page.get_attribute('#picker-cards [data-card="8H"]', "aria-pressed") == "false"
+                page.click("#picker-done")
+                page.click("#save-round")
+                page.wait_for_function("document.querySelector('#entry-title').textContent.startsWith('Round 8')")
+            assert shown_totals(page) == TOTALS[number - 1], f"after round {number}"
+            if number < 15:
+                assert page.inner_text("#next").startswith(f"Round {number + 1} of 15:")
+        assert page.inner_text("#result .winner-line") == "Bob wins"
+        assert [row.inner_text().split("\t")[:2] for row in page.query_selector_all("#standings tbody tr")] == [
+            ["1", "Bob"],
+            ["2", "Cid"],
+            ["3", "Ann"],
+        ]
+        assert page.get_attribute('#standings tr[data-player="Bob"]', "class") == "leader"
+        assert page.is_hidden("#entry")
+        # A refused entry is one line on the page and changes nothing: negative points in an edit of round 15.
+        page.click("#edit-15")
+        page.click("#mode-points-2")
+        page.fill("#points-2", "-4")
+        page.click("#save-round")
+        page.wait_for_selector("#problem:not([hidden])", timeout=WAIT)
+        assert page.inner_text("#problem").startswith("Cid: -4 points is negative")
+        assert shown_totals(page) == TOTALS[-1]
+    finally:
+        context.close()
+
+
+def test_a_second_phone_follows_the_read_only_link_and_cannot_change_the_sheet(chromium: Any, live_server: Any) -> None:
+    keeper = chromium.new_context(**PHONE)
+    follower = chromium.new_context(**PHONE)
+    try:
+        page = keeper.new_page()
+        code = start_sheet(page, live_server.base)
+        page.click("#share")
+        link = page.inner_text("#view-link")
+        assert link == f"{live_server.base}/s/{code}" and page.get_attribute("#view-qr", "src").startswith(
+            "data:image/svg"
+        )
+        page.click("#share-close")
+
+        watcher = follower.new_page()
+        watcher.goto(link)
+        watcher.wait_for_selector("#following:not([hidden])", timeout=WAIT)
+        assert watcher.is_hidden("#entry") and watcher.is_hidden("#undo") and watcher.is_hidden("#finish")
+        for number, (out, hands) in enumerate(ROUNDS[:3], 1):
+            fill_round(page, out, hands)
+            save(page, number)
+            watcher.wait_for_function(f"document.body.dataset.rounds === '{number}'", timeout=WAIT)
+            assert shown_totals(watcher) == TOTALS[number - 1]
+            assert watcher.query_selector_all("#rounds button") == []  # no edit or delete
+        page.click("#undo")
+        watcher.wait_for_function("document.body.dataset.rounds === '2'", timeout=WAIT)
+        assert shown_totals(watcher) == TOTALS[1]
+        # The read-only code is no edit token: the server refuses it, and the sheet stays as it was.
+        answer = watcher.evaluate(
+            """async (code) => {
+                const response = await fetch(`/api/sheets/${code}/rounds`, {
+                    method: "POST", headers: {"Content-Type": "application/json"},
+                    body: JSON.stringify({token: code, out: "Ann", left: {Bob: 1, Cid: 1}}),
+                });
+                return [response.status, (await response.json()).error];
+            }""",
+            code,
+        )
+        assert answer == [
+            403,
+            "this link only shows the sheet: changes need its edit link, kept on the phone that started it",
+        ]
+        assert shown_totals(page) == TOTALS[1] and shown_totals(watcher) == TOTALS[1]
+    finally:
+        keeper.close()
+        follower.close()
