@@ -26,6 +26,8 @@ CARD = re.compile(r"(?<![0-9A-Z])(10|[2-9AJQK])([CDHS♣♦♥♠])(?![0-9A-Za-z
 
 #: Rule statements that name cards whoever holds them (the Guarantee Joker's pending line): not a card's place.
 RULE_TEXTS = ("Guarantee Joker combo (GJ on JK)", "a K♥ makes it possible again")
+#: Where a narration line's rule clauses begin (``narrate.rule_words``): they name cards, not their places.
+RULE_CLAUSES = " — "
 
 
 def cards_in(text: str) -> set[str]:
@@ -60,7 +62,8 @@ class Audit:
             if room.session is None or message.get("type") != "state":
                 return
             seat = seat_of[0]
-            text = json.dumps(message, ensure_ascii=False)
+            told = [line.partition(RULE_CLAUSES)[0] for line in message["log"]]
+            text = json.dumps({**message, "log": told}, ensure_ascii=False)
             for rule in RULE_TEXTS:
                 text = text.replace(rule, "")
             shown = cards_in(text)

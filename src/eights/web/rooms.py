@@ -30,7 +30,7 @@ from eights.table import HUMAN, PlayConfig, Session, UsageError
 from eights.table.narrate import hint_words
 from eights.table.session import check_name, check_seat
 from eights.web.protocol import Act, AskHint, Hello, Incoming, Ping, Rematch, Setup, Sit, Start, error
-from eights.web.tableview import log_lines, table_json
+from eights.web.tableview import SeatLog, table_json
 from eights.web.workers import BotPool
 
 #: Room codes: short, easy to read aloud and type (no 0/O, 1/I/L).
@@ -65,8 +65,8 @@ class Connection:
     send: Send
     room: Room | None = None
     seat: int | None = None
-    #: The room's log position this connection has been sent up to.
-    log_sent: int = 0
+    #: The narration this connection has been sent (None: none yet).
+    log: SeatLog | None = None
     #: Set when a newer connection took this one's seat: its messages are dropped.
     replaced: bool = False
 
@@ -294,8 +294,6 @@ class Hub:
         session.speed = 5
         room.session = session
         room.match_id = session.log.match_id if session.log is not None else None  # type: ignore[attr-defined]
-        for connection in room.connections:
-            connection.log_sent = 0
         room.version += 1
 
     def _save(self, room: Room) -> None:
@@ -400,7 +398,7 @@ class Hub:
                 raise RoomError("bad_token", "that seat token is not one of this room's: you join as a spectator")
         async with room.lock:
             await self._leave(connection)
-            connection.room, connection.seat, connection.log_sent = room, seat, 0
+            connection.room, connection.seat, connection.log = room, seat, None
             room.connections.append(connection)
             if seat is not None:
                 await self._take_seat(room, seat, connection)
@@ -526,14 +524,10 @@ class Hub:
         if session is None:
             message.update(table=None, log=[], log_from=0)
             return message
-        total = len(session.game.log or [])
-        start = connection.log_sent if connection.log_sent else max(0, total - LOG_BACKLOG)
-        message.update(
-            table=table_json(session, connection.seat),
-            log=log_lines(session, connection.seat, start),
-            log_from=start,
-        )
-        connection.log_sent = total
+        if connection.log is None or connection.log.session is not session:
+            connection.log = SeatLog(session, connection.seat, LOG_BACKLOG)
+        start, lines = connection.log.news()
+        message.update(table=table_json(session, connection.seat), log=lines, log_from=start)
         return message
 
     async def _send_state(self, room: Room, connection: Connection) -> None:

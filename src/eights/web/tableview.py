@@ -7,11 +7,10 @@ as cards only for the recipient's own hand, the top card and the card it just dr
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
 from eights.cards import Card
-from eights.engine import Action, Draw, Event, NameSuit, Pass, Play, View, redact
+from eights.engine import Action, Draw, NameSuit, Pass, Play, View
 from eights.engine.actions import Bury, ChoosePlayer
 from eights.engine.events import (
     CardBuried,
@@ -26,9 +25,9 @@ from eights.engine.events import (
 )
 from eights.table import Session
 from eights.table.narrate import (
+    Narrator,
     action_words,
     duty_lines,
-    event_words,
     prompt_words,
     result_lines,
     round_lines,
@@ -144,8 +143,34 @@ def result_json(session: Session) -> dict[str, Any] | None:
     }
 
 
-def log_lines(session: Session, seat: int | None, start: int = 0) -> list[str]:
-    """The narration from event ``start`` on, as ``seat`` may read it."""
-    names = session.names
-    events: Sequence[Event] = (session.game.log or [])[start:]
-    return [event_words(redact(event, seat), names) for event in events]
+class SeatLog:
+    """The narration one connection reads, told by the table layer's ``Narrator`` (repeats grouped, as in
+    the terminal) and sent a little at a time.
+
+    Lines are numbered from the match's first: ``news()`` gives the position of its first line and the
+    lines since the last call. Its last line may still grow (a player's next draw): the next call starts
+    again at that line, and the browser replaces what it holds from that position on.
+    """
+
+    def __init__(self, session: Session, seat: int | None, backlog: int) -> None:
+        self.session = session
+        self.narrator = Narrator(session.rules, session.names, seat)
+        self.backlog = backlog
+        #: Events of the match's log fed to the narrator, and lines it completed from them.
+        self.fed = 0
+        self.done = 0
+
+    def news(self) -> tuple[int, list[str]]:
+        """``(position, lines)``: the lines from ``position`` on; the first call gives the last ``backlog``."""
+        first = self.fed == 0
+        log = self.session.game.log or []
+        done = [str(line) for line in self.narrator.feed(log[self.fed :]) if line.kind != "blank"]
+        self.fed = len(log)
+        start = self.done
+        self.done += len(done)
+        pending = self.narrator.pending
+        lines = done + ([str(pending)] if pending is not None else [])
+        if first and len(lines) > self.backlog:
+            start += len(lines) - self.backlog
+            lines = lines[-self.backlog :]
+        return start, lines
