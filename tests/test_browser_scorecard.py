@@ -125,7 +125,7 @@ def test_a_whole_derange_sheet_on_a_phone_shows_the_totals_worked_by_hand(chromi
                 # Edit round 1: Bob had only KS. The picker shows 8H and KS chosen; 8H is tapped to two
                 # copies, then away.
                 page.click("#edit-1")
-                assert page.get_attribute("#out-0", "aria-checked") == "true"
+                assert page.get_attribute("#out-0", "aria-pressed") == "true"
                 page.click("#pick-1")
                 assert page.get_attribute('#picker-cards [data-card="8H"]', "aria-label") == "8 of hearts, 1 of 2"
                 page.click('#picker-cards [data-card="8H"]')

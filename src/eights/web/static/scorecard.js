@@ -387,8 +387,7 @@ function outChoice(id, words, value) {
     keepingFocus(drawEntry);
   }, "out-choice");
   choice.id = id;
-  choice.setAttribute("role", "radio");
-  choice.setAttribute("aria-checked", String(form.out === value));
+  choice.setAttribute("aria-pressed", String(form.out === value));
   return choice;
 }
 
@@ -559,8 +558,8 @@ function drawRounds(editor) {
     item.dataset.round = round.round;
     const how = round.blocked ? "blocked" : `${round.out} went out`;
     const head = el("div", null, "round-head");
-    head.append(el("strong", `Round ${round.round}`), el("span", `${round.dealer} dealt ${round.hand_size} · ${how}`, "about"));
-    item.append(head);
+    head.append(el("strong", `Round ${round.round}`));
+    item.append(head, el("p", `${round.dealer} dealt ${round.hand_size} · ${how}`, "about round-how"));
     const lines = el("table", null, "round-lines");
     sheet.players.forEach((name, seat) => {
       const row = el("tr");
@@ -575,7 +574,7 @@ function drawRounds(editor) {
         form = freshForm(round.round);
         keepingFocus(drawSheet);
         $("entry").scrollIntoView({ block: "start" });
-        $("out-choices").querySelector('[aria-checked="true"]')?.focus();
+        $("out-choices").querySelector('[aria-pressed="true"]')?.focus();
       });
       edit.id = `edit-${round.round}`;
       edit.setAttribute("aria-label", `Edit round ${round.round}`);
@@ -583,7 +582,7 @@ function drawRounds(editor) {
       remove.id = `delete-${round.round}`;
       remove.setAttribute("aria-label", `Delete round ${round.round}`);
       tools.append(edit, remove);
-      item.append(tools);
+      head.append(tools);
     }
     return item;
   });
