@@ -183,6 +183,13 @@ def test_a_second_phone_follows_the_read_only_link_and_cannot_change_the_sheet(c
         page.click("#undo")
         watcher.wait_for_function("document.body.dataset.rounds === '2'", timeout=WAIT)
         assert shown_totals(watcher) == TOTALS[1]
+        # The server restarts: both pages connect again by themselves, and the next round still appears.
+        live_server.restart()
+        fill_round(page, *ROUNDS[2])
+        save(page, 3)
+        watcher.wait_for_function("document.body.dataset.rounds === '3'", timeout=WAIT)
+        watcher.wait_for_selector("#connection", state="hidden", timeout=WAIT)
+        assert shown_totals(watcher) == TOTALS[2]
         # The read-only code is no edit token: the server refuses it, and the sheet stays as it was.
         answer = watcher.evaluate(
             """async (code) => {
@@ -198,7 +205,7 @@ def test_a_second_phone_follows_the_read_only_link_and_cannot_change_the_sheet(c
             403,
             "this link only shows the sheet: changes need its edit link, kept on the phone that started it",
         ]
-        assert shown_totals(page) == TOTALS[1] and shown_totals(watcher) == TOTALS[1]
+        assert shown_totals(page) == TOTALS[2] and shown_totals(watcher) == TOTALS[2]
     finally:
         keeper.close()
         follower.close()

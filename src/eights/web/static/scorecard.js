@@ -369,7 +369,8 @@ function drawEntry() {
 
   const hands = $("hands");
   if (form.out === undefined) {
-    hands.replaceChildren(el("p", "Tap who went out; then give everyone else's cards or points.", "about"));
+    const then = sheet.keeps_points ? "then give everyone else's cards or points" : "a blocked round needs everyone's cards";
+    hands.replaceChildren(el("p", `Tap who went out (or Blocked); ${then}.`, "about"));
     return;
   }
   if (!sheet.keeps_points && form.out !== null) {
