@@ -27,7 +27,7 @@ from fastapi.responses import FileResponse, JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
 
 from eights.rules import RulesError
-from eights.scorecard import LeftInput, Sheet, SheetError, next_words, to_csv
+from eights.scorecard import Sheet, SheetError, next_words, to_csv
 from eights.scorecard_cli import sheet_json
 from eights.store import StoreError
 from eights.store.sheets import NoSuchSheet, NotAllowed, SharedSheet, Sheets, StaleSheet
@@ -138,10 +138,6 @@ def _problem(exc: Exception) -> JSONResponse:
     return JSONResponse({"error": str(exc)}, status_code=status)
 
 
-def _left(body: RoundBody) -> dict[str, LeftInput]:
-    return dict(body.left)
-
-
 def scorecard_routes(sheets: Sheets) -> APIRouter:
     """The scorecard's routes on ``sheets``."""
     router = APIRouter()
@@ -224,11 +220,11 @@ def scorecard_routes(sheets: Sheets) -> APIRouter:
 
     @router.post("/api/sheets/{code}/rounds", response_model=None)
     async def add_round(code: str, body: RoundBody) -> dict[str, Any] | JSONResponse:
-        return await change(code, body, lambda sheet: sheet.add_round(body.out, _left(body)))
+        return await change(code, body, lambda sheet: sheet.add_round(body.out, body.left))
 
     @router.put("/api/sheets/{code}/rounds/{number}", response_model=None)
     async def edit_round(code: str, number: int, body: RoundBody) -> dict[str, Any] | JSONResponse:
-        return await change(code, body, lambda sheet: sheet.edit_round(number, body.out, _left(body)))
+        return await change(code, body, lambda sheet: sheet.edit_round(number, body.out, body.left))
 
     @router.delete("/api/sheets/{code}/rounds/{number}", response_model=None)
     async def delete_round(code: str, number: int, body: Change) -> dict[str, Any] | JSONResponse:
