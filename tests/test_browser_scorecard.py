@@ -168,6 +168,8 @@ def test_a_second_phone_follows_the_read_only_link_and_cannot_change_the_sheet(c
         assert link == f"{live_server.base}/s/{code}" and page.get_attribute("#view-qr", "src").startswith(
             "data:image/svg"
         )
+        edit_link = page.get_attribute("#edit-link", "href")
+        assert edit_link.startswith(f"{link}#e=")
         page.click("#share-close")
 
         watcher = follower.new_page()
@@ -206,6 +208,20 @@ def test_a_second_phone_follows_the_read_only_link_and_cannot_change_the_sheet(c
             "this link only shows the sheet: changes need its edit link, kept on the phone that started it",
         ]
         assert shown_totals(page) == TOTALS[2] and shown_totals(watcher) == TOTALS[2]
+        # The edit link (the token after #, never sent to the server in the address) hands the sheet to
+        # another phone, which can then enter the next round.
+        second = chromium.new_context(**PHONE)
+        try:
+            other = second.new_page()
+            other.goto(edit_link)
+            other.wait_for_selector("#entry:not([hidden])", timeout=WAIT)
+            assert other.url == link and other.is_hidden("#following")
+            fill_round(other, *ROUNDS[3])
+            save(other, 4)
+            watcher.wait_for_function("document.body.dataset.rounds === '4'", timeout=WAIT)
+            assert shown_totals(watcher) == TOTALS[3]
+        finally:
+            second.close()
     finally:
         keeper.close()
         follower.close()
