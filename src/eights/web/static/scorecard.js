@@ -331,7 +331,7 @@ function drawResult() {
   if (!sheet.over) return;
   const verb = sheet.winners.length > 1 ? "win" : "wins";
   const early = sheet.finished_early ? " (finished early)" : "";
-  box.replaceChildren(el("p", `${sheet.winners.join(" and ")} ${verb}${early}`, "winner-line"), el("p", sheet.next_words, "about"));
+  box.replaceChildren(el("p", `${sheet.winners.join(" and ")} ${verb}${early}`, "winner-line"));
 }
 
 function drawStandings() {
@@ -472,7 +472,9 @@ async function change(method, path, body) {
     return false;
   }
   problem("");
+  const ended = !sheet.over && answer.data.over;
   show(answer.data);
+  if (ended) $("result").scrollIntoView({ block: "center" });
   return true;
 }
 
