@@ -41,6 +41,9 @@ What is measured, over the window of ``--seconds`` (default 60) after the ramp-u
   ``per_room_kb`` is their difference over N.
 - ``server_cpu``: the server's CPU time (user + system, /proc/PID/stat) in the window over
   its length (1.0: one core busy).
+- ``load_average``: the machine's one-minute load average before the server started and at
+  the end: the clients share the cores with the server, and anything else running there
+  (above about 1 on 2 cores) shows in the latencies.
 
 Stdout gets one JSON object: the machine (cores, Python) and one result per room count.
 Stderr gets a progress line per second.
@@ -333,6 +336,7 @@ def percentile(ordered: list[float], share: float) -> float:
 def run(
     rooms: int, seconds: float, think: tuple[float, float], ramp: float | None, clients: int, seed: int
 ) -> dict[str, Any]:
+    before_load = os.getloadavg()[0]
     folder = Path(tempfile.mkdtemp(prefix="eights-bench-server-"))
     port = free_port()
     server = start_server(port, folder / "bench.sqlite")
@@ -405,6 +409,7 @@ def run(
             "per_room_kb": round((peak - before) / rooms, 1),
         },
         "server_cpu": round(cpu, 2),
+        "load_average": [round(before_load, 2), round(os.getloadavg()[0], 2)],
         "goal_met": not errors and bool(latencies) and percentile(latencies, 0.99) < 0.1,
     }
 
