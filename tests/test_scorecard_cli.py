@@ -374,3 +374,34 @@ def test_a_sheet_or_round_that_is_no_number_is_refused_in_one_line() -> None:
     )
     assert saved(sheet_id) == before
     assert shown(sheet_id)["id"] == sheet_id and ok("show", f"#{sheet_id}").startswith(f"Score sheet {sheet_id}:")
+
+
+def test_share_gives_a_sheet_made_here_its_web_links() -> None:
+    """`eights scorecard share` prints a read-only link and an edit link; the web scorecard on the same
+    database shows the sheet by the first and takes a round by the second; links given before stop working."""
+    from fastapi.testclient import TestClient
+
+    from eights.web.app import create_app
+
+    sheet_id = new_sheet("--variant", "classic", "--players", "Ann,Bob", "--dealer", "Ann")
+    old = re.search(r"/s/(\S+)#e=(\S+)", ok("share", str(sheet_id)))
+    out = ok("share", str(sheet_id), "--url", "http://192.168.1.20:8000/")
+    found = re.search(
+        r"read-only\): http://192\.168\.1\.20:8000/s/(\S+)\n.*: http://192\.168\.1\.20:8000/s/\1#e=(\S+)", out
+    )
+    assert old and found, out
+    code, token = found.groups()
+    store = Store(database_url())
+    try:
+        with TestClient(create_app(store, pace=0)) as client:
+            assert client.get(f"/api/sheets/{code}").json()["players"] == ["Ann", "Bob"]
+            assert client.get(f"/api/sheets/{old.group(1)}").status_code == 404
+            entered = client.post(
+                f"/api/sheets/{code}/rounds",
+                json={"token": token, "out": "Ann", "left": {"Bob": 35}},
+            )
+            assert entered.status_code == 200, entered.text
+    finally:
+        store.close()
+    assert json.loads(ok("show", str(sheet_id), "--json"))["totals"] == [35, 0]
+    assert "is not a web address" in refused("share", str(sheet_id), "--url", "localhost:8000")

@@ -18,7 +18,7 @@ import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated, Any, TypeVar
+from typing import Annotated, TypeVar
 
 import typer
 from rich.console import Console
@@ -37,6 +37,7 @@ from eights.scorecard import (
     SheetError,
     next_words,
     scored_words,
+    sheet_json,
     standings_words,
     to_csv,
     totals_words,
@@ -199,52 +200,6 @@ def print_sheet(out: Console, sheet_id: int, sheet: Sheet) -> None:
     else:
         out.print("No round entered yet.")
     out.print(next_words(sheet))
-
-
-def sheet_json(sheet_id: int, sheet: Sheet) -> dict[str, Any]:
-    """The sheet as the commands' ``--json`` give it: each round scored, the totals, the standings, what is next."""
-    players = sheet.players
-    rounds = []
-    for result in sheet.rounds:
-        rounds.append(
-            {
-                "round": result.number,
-                "dealer": players[result.dealer],
-                "hand_size": result.hand_size,
-                "out": None if result.out is None else players[result.out],
-                "blocked": result.blocked,
-                "left": {
-                    players[seat]: (value if isinstance(value, int) else [str(card) for card in value])
-                    for seat, value in enumerate(result.entry.left)
-                    if value is not None
-                },
-                "worth": list(result.worth),
-                "points": list(result.points),
-                "totals": list(result.totals),
-                "winners": [players[seat] for seat in result.winners],
-            }
-        )
-    following = None
-    if not sheet.over:
-        following = {"round": sheet.next_round, "dealer": sheet.dealer, "hand_size": sheet.hand_size}
-    return {
-        "id": sheet_id,
-        "variant": sheet.rules.name,
-        "title": sheet.rules.title,
-        "options": list(sheet.rules.changes()[1]),
-        "players": list(players),
-        "scoring": sheet.describe_scoring(),
-        "keeps_points": sheet.keeps_points,
-        "rounds": rounds,
-        "totals": list(sheet.totals),
-        "standings": [{"place": s.place, "name": s.name, "total": s.total} for s in sheet.standings()],
-        "over": sheet.over,
-        "finished_early": sheet.finished_early,
-        "winners": list(sheet.winners),
-        "next": following,
-        "can_undo": sheet.can_undo,
-        "sheet": sheet.to_dict(),
-    }
 
 
 # ----- the commands ----------------------------------------------------------------------------------------
@@ -447,6 +402,35 @@ def show_command(ctx: typer.Context, sheet_id: SheetId, as_json: JsonOption = Fa
         typer.echo(json.dumps(sheet_json(number, sheet)))
         return
     print_sheet(console(), number, sheet)
+
+
+@scorecard_app.command("share")
+def share_command(
+    ctx: typer.Context,
+    sheet_id: SheetId,
+    url: Annotated[
+        str,
+        typer.Option(
+            "--url", metavar="URL", help="Where `eights serve` (on this database) is reached by phones at the table."
+        ),
+    ] = "http://localhost:8000",
+    db: DbOption = None,
+) -> None:
+    """Links to the sheet on the web: a read-only one for everyone at the table, and one to enter rounds.
+
+    Links given out before for this sheet stop working. The links open on `eights serve` run on the same
+    database.
+    """
+    if not url.startswith(("http://", "https://")):
+        fail(f"--url {url!r} is not a web address; give one like http://localhost:8000 or http://192.168.1.20:8000")
+    base = url.rstrip("/")
+    with _sheets(ctx, db) as sheets:
+        number = sheets.number(sheet_id)
+        code, token = sheets.share(number)
+    screen = console()
+    screen.print(f"Everyone at the table follows sheet {number} here (read-only): {base}/s/{code}", soft_wrap=True)
+    screen.print(f"Enter rounds here (keep it to yourself): {base}/s/{code}#e={token}", soft_wrap=True)
+    screen.print("Links given before for this sheet no longer work.")
 
 
 @scorecard_app.command("list")

@@ -10,7 +10,15 @@ A sheet is its setup plus its round entries, stored with ``to_dict`` and loaded 
 
 from eights.scorecard.entry import Left, LeftInput, RoundEntry, left_from_text
 from eights.scorecard.errors import HandError, MatchOverError, PlayerError, RoundNumberError, SheetError
-from eights.scorecard.export import next_words, scored_words, standings_words, to_csv, to_text, totals_words
+from eights.scorecard.export import (
+    next_words,
+    scored_words,
+    sheet_json,
+    standings_words,
+    to_csv,
+    to_text,
+    totals_words,
+)
 from eights.scorecard.setup import MAX_PLAYERS, MIN_PLAYERS, Setup
 from eights.scorecard.sheet import FORMAT, RoundResult, Sheet, Standing
 
@@ -33,6 +41,7 @@ __all__ = [
     "left_from_text",
     "next_words",
     "scored_words",
+    "sheet_json",
     "standings_words",
     "to_csv",
     "to_text",

@@ -1,9 +1,11 @@
-"""A sheet as text: CSV (one row per round) and a plain table for people. Strings only, no I/O."""
+"""A sheet as text and data: CSV (one row per round), a plain table for people, and the JSON the commands' ``--json``
+and the web scorecard give. No I/O."""
 
 from __future__ import annotations
 
 import csv
 import io
+from typing import Any
 
 from eights.scorecard.setup import player_list
 from eights.scorecard.sheet import RoundResult, Sheet, describe_entry
@@ -84,3 +86,49 @@ def scored_words(sheet: Sheet, result: RoundResult, seat: int) -> str:
         return f"scores {result.points[seat]}, total {result.totals[seat]}"
     won = "wins" if result.points[seat] else "does not win"
     return f"{won}, games won {result.totals[seat]}"
+
+
+def sheet_json(sheet_id: int, sheet: Sheet) -> dict[str, Any]:
+    """The sheet as the commands' ``--json`` give it: each round scored, the totals, the standings, what is next."""
+    players = sheet.players
+    rounds = []
+    for result in sheet.rounds:
+        rounds.append(
+            {
+                "round": result.number,
+                "dealer": players[result.dealer],
+                "hand_size": result.hand_size,
+                "out": None if result.out is None else players[result.out],
+                "blocked": result.blocked,
+                "left": {
+                    players[seat]: (value if isinstance(value, int) else [str(card) for card in value])
+                    for seat, value in enumerate(result.entry.left)
+                    if value is not None
+                },
+                "worth": list(result.worth),
+                "points": list(result.points),
+                "totals": list(result.totals),
+                "winners": [players[seat] for seat in result.winners],
+            }
+        )
+    following = None
+    if not sheet.over:
+        following = {"round": sheet.next_round, "dealer": sheet.dealer, "hand_size": sheet.hand_size}
+    return {
+        "id": sheet_id,
+        "variant": sheet.rules.name,
+        "title": sheet.rules.title,
+        "options": list(sheet.rules.changes()[1]),
+        "players": list(players),
+        "scoring": sheet.describe_scoring(),
+        "keeps_points": sheet.keeps_points,
+        "rounds": rounds,
+        "totals": list(sheet.totals),
+        "standings": [{"place": s.place, "name": s.name, "total": s.total} for s in sheet.standings()],
+        "over": sheet.over,
+        "finished_early": sheet.finished_early,
+        "winners": list(sheet.winners),
+        "next": following,
+        "can_undo": sheet.can_undo,
+        "sheet": sheet.to_dict(),
+    }

@@ -27,8 +27,7 @@ from fastapi.responses import FileResponse, JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
 
 from eights.rules import RulesError
-from eights.scorecard import Sheet, SheetError, next_words, to_csv
-from eights.scorecard_cli import sheet_json
+from eights.scorecard import Sheet, SheetError, next_words, sheet_json, to_csv
 from eights.store import StoreError
 from eights.store.sheets import NoSuchSheet, NotAllowed, SharedSheet, Sheets, StaleSheet
 from eights.web.rooms import rules_from
