@@ -10,8 +10,10 @@ The server is ``eights serve`` in a process of its own (``python -m eights.cli s
 --db TMP``, a free port on 127.0.0.1 and a new SQLite database in a temporary folder),
 started anew for each room count, so it is measured alone; the clients run in ``--clients``
 other processes (default 2), each an asyncio loop (uvloop) holding whole rooms, talking the
-protocol of docs/protocol.md with the ``websockets`` library. The bench raises its open
-files limit to the hard limit (each room is four sockets on either side).
+protocol of docs/protocol.md with the ``websockets`` library, offering permessage-deflate as
+browsers do (``--compression none``: not; the server's compression state is most of a
+connection's memory). The bench raises its open files limit to the hard limit (each room is
+four sockets on either side).
 
 Each room: its host creates it (``POST /api/rooms``, ``seats: ["me", "open", "open",
 "open"]``, classic rules) and says ``hello`` with its token; three friends say ``hello``
@@ -179,6 +181,7 @@ class Plan:
     window: tuple[float, float]  # the measured window, time.monotonic
     think: tuple[float, float]
     seed: int
+    compression: str | None
 
 
 class RoomPlay:
@@ -269,7 +272,7 @@ async def one_room(plan: Plan, http: httpx.AsyncClient, index: int, tally: Tally
     tasks: list[asyncio.Task[None]] = []
     try:
         for seat in range(4):
-            socket = await connect(ws, max_size=2**22, compression=None)
+            socket = await connect(ws, max_size=2**22, compression=plan.compression)
             sockets.append(socket)
             if seat == 0:
                 await socket.send(json.dumps({"type": "hello", "room": code, "token": made["token"]}))
@@ -334,7 +337,13 @@ def percentile(ordered: list[float], share: float) -> float:
 
 
 def run(
-    rooms: int, seconds: float, think: tuple[float, float], ramp: float | None, clients: int, seed: int
+    rooms: int,
+    seconds: float,
+    think: tuple[float, float],
+    ramp: float | None,
+    clients: int,
+    seed: int,
+    compression: str | None,
 ) -> dict[str, Any]:
     before_load = os.getloadavg()[0]
     folder = Path(tempfile.mkdtemp(prefix="eights-bench-server-"))
@@ -346,7 +355,7 @@ def run(
         ramp = ramp if ramp is not None else max(5.0, rooms / 25)
         ramp_start = time.monotonic() + 1.0
         window = (ramp_start + ramp + 2.0, ramp_start + ramp + 2.0 + seconds)
-        plan = Plan(f"http://127.0.0.1:{port}", window, think, seed)
+        plan = Plan(f"http://127.0.0.1:{port}", window, think, seed, compression)
         processes, pipes = [], []
         for c in range(clients):
             mine = list(range(c, rooms, clients))
@@ -394,6 +403,7 @@ def run(
         "seconds": seconds,
         "ramp_seconds": ramp,
         "think_seconds": list(think),
+        "compression": compression or "none",
         "actions": actions,
         "actions_per_second": round(actions / seconds, 1),
         "latency_ms": {
@@ -422,6 +432,12 @@ def main() -> None:
     parser.add_argument("--ramp", type=float, default=None, help="seconds to make the rooms in (default N/25, >= 5)")
     parser.add_argument("--clients", type=int, default=2, help="client processes (default 2)")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument(
+        "--compression",
+        choices=("deflate", "none"),
+        default="deflate",
+        help="offer permessage-deflate, as browsers do (default), or not",
+    )
     args = parser.parse_args()
     try:
         counts = [int(n) for n in args.rooms.split(",")]
@@ -439,7 +455,8 @@ def main() -> None:
         "results": [],
     }
     for n in counts:
-        result = run(n, args.seconds, (low, high), args.ramp, args.clients, args.seed)
+        compression = None if args.compression == "none" else args.compression
+        result = run(n, args.seconds, (low, high), args.ramp, args.clients, args.seed, compression)
         progress(json.dumps(result))
         report["results"].append(result)
     print(json.dumps(report, indent=2))
