@@ -160,6 +160,7 @@ function act(action) {
   const version = ui.state.version;
   if (ui.busy === version) return;
   ui.busy = version;
+  $("table").classList.add("busy"); // at once: the hand and the moves wait for the server's answer
   closeDialog("moves");
   send({ type: "act", action });
 }
