@@ -16,6 +16,8 @@ from typing import Any
 
 import pytest
 
+from eights.engine import Game, parse_action, view
+from eights.record import GameRecord
 from tests.browser import DESKTOP, PATIENCE, PHONE
 
 #: What the page shows now: "dialog" (open), "end" (the match's end), "turn" (this seat may act, with no
@@ -334,11 +336,13 @@ def test_a_room_of_two_people_a_computer_and_a_spectator(chromium: Any, live_ser
         start(host)
         watcher.page.wait_for_selector("#table:not([hidden])")
         checked = 0
+        shown: dict[int, set[str]] = {0: set(), 1: set()}  # every card each person's hand showed
         deadline = time.monotonic() + 150
         while {host.next(), friend.next()} != {"end"}:
             assert time.monotonic() < deadline, "the match did not end in time"
             for person, other in ((host, friend), (friend, host)):
                 what = person.next()
+                shown[person.table["seat"]] |= set(hand_codes(person))
                 if what == "turn":
                     # the other's cards are nowhere on this page, and the spectator sees none at all
                     theirs = set(hand_codes(other))
@@ -369,9 +373,17 @@ def test_a_room_of_two_people_a_computer_and_a_spectator(chromium: Any, live_ser
         assert watcher.page.text_content("#result h2") == host.page.text_content("#result h2")
         assert watcher.page.locator("#log li").count() > 5
         assert "The host may start a rematch" in (friend.page.text_content("#result") or "")
-        # what each person saw of their own hand is what the record says they held
-        record = json.loads(host.page.request.get(f"{live_server.base}/api/rooms/{code}/record").text())
-        assert record["format"] == "eights-record/1"
+        # each person's hand showed only cards the record says that seat held
+        record = GameRecord.from_json(host.page.request.get(f"{live_server.base}/api/rooms/{code}/record").text())
+        game = Game(record.rules, record.players, record.seed, deck=record.deck, dealer=record.dealer)
+        held: dict[int, set[str]] = {0: set(), 1: set()}
+        for action in [*record.actions, None]:
+            for seat in held:
+                held[seat] |= {str(card) for card in view(game, seat).hand}
+            if action is not None:
+                game.play(parse_action(action))
+        assert game.outcome is not None and game.outcome.winners == tuple(host.table["result"]["winners"])
+        assert shown[0] and shown[0] <= held[0] and shown[1] and shown[1] <= held[1], (shown, held)
     finally:
         for context in (host_context, friend_context, watcher_context):
             context.close()
