@@ -111,14 +111,15 @@ def view(game: Game, seat: int | None) -> View:
             break
     acting = game.to_act
     schedule = game.rules.schedule
+    shown = game.round_index - (1 if game.is_over else 0)  # the round told of: the last one once the match is over
     return View(
         seat=seat,
         rules=game.rules,
         players=game.players,
-        round=game.round_index + (0 if game.is_over else 1),
+        round=shown + 1,
         rounds=len(schedule) if schedule else None,
         dealer=game.dealer,
-        hand_size=game.hand_size,
+        hand_size=game.rules.hand_size(game.players, max(0, shown)),
         hand=tuple(game.hands[seat]) if seat is not None else (),
         hand_counts=tuple(len(h) for h in game.hands),
         top=game.top,
