@@ -247,8 +247,10 @@ def test_a_whole_match_on_a_phone_by_touch_then_a_rematch(chromium: Any, live_se
         play([me])
         check_end(me)
         assert "card" in me.seen
-        if preset in ("derange",):
-            assert len(me.table["result"]["lines"]) > 1 and me.table["result"]["rounds"] == 2
+        if preset == "derange":  # two rounds, of 2 cards then 1: the end tells of the last round
+            assert me.table["result"]["rounds"] == 2
+            assert any(seen.startswith("Round 1 over") for seen in me.seen), me.seen
+            assert (me.page.text_content("#round") or "").startswith("Round 2 of 2: 1 card dealt")
         me.page.locator("#rematch").tap()
         me.page.wait_for_function(
             "() => document.querySelector('#result').hidden && document.querySelectorAll('#hand .card').length > 0"
