@@ -119,6 +119,7 @@ def check_turn(watched: Watched) -> None:
           top: document.querySelector("#top-card .card").getAttribute("aria-label"),
           topText: document.querySelector("#top-card .card").textContent,
           title: document.title,
+          prompt: document.querySelector("#prompt").textContent,
           backs: [...document.querySelectorAll(".card.back")]
             .filter((b) => b.hasAttribute("aria-label") || b.getAttribute("aria-hidden") !== "true").length,
         })"""
@@ -131,6 +132,7 @@ def check_turn(watched: Watched) -> None:
     assert shown["topText"].endswith(table["top"]["text"])
     assert re.search("[♣♦♥♠]", shown["topText"]) or not table["top"]["suit"]  # suits carry symbols
     assert shown["title"].startswith("Your turn")
+    assert shown["prompt"] == table["prompt"] and not shown["prompt"].startswith("Waiting"), shown["prompt"]
     assert shown["backs"] == 0  # a hidden card has no label and is hidden from screen readers
 
 
