@@ -10,7 +10,7 @@ from typing import Any
 
 from eights.engine import Play
 from eights.store import Store, database_url
-from eights.web.protocol import Act, Hello, Sit, Start
+from eights.web.protocol import Act, Hello, Setup, Sit, Start
 from eights.web.rooms import Connection, Hub, Room
 
 
@@ -101,5 +101,29 @@ def test_an_away_player_is_stood_in_for_only_after_the_limit_on_their_own_turns(
         await asyncio.sleep(1.2)
         assert session.game.to_act == 1  # waiting for Bob himself
         await hub.close()
+
+    asyncio.run(main())
+
+
+def test_the_rooms_rules_in_words_follow_each_setup(tmp_path: Path) -> None:
+    """The heading and the changed options are made once per rule set: a setup's new rules show at once."""
+
+    async def main() -> None:
+        hub = Hub(Store(database_url(str(tmp_path / "words.db"))), pace=0)
+        room, token, _ = await hub.create("Ann", "classic", {}, None, ["me", "open"])
+        ann, got = listener()
+        await hub.receive(ann, Hello(type="hello", room=room.code, token=token))
+        first = [m for m in got if m["type"] == "state"][-1]["room"]
+        assert first["preset"] == "classic" and first["options"] == []
+        assert first["rules_heading"].startswith("Classic Crazy Eights")
+        for preset, options, want in (("classic", {"stacking": "true"}, ["stacking=true"]), ("derange", {}, [])):
+            got.clear()
+            setup = Setup(
+                type="setup", version=room.version, preset=preset, options=options, players=2, seats=["person", "open"]
+            )
+            await hub.receive(ann, setup)
+            shown = [m for m in got if m["type"] == "state"][-1]["room"]
+            assert shown["preset"] == preset and shown["options"] == want, shown
+        assert shown["rules_heading"].startswith("Derange Order of Eight")
 
     asyncio.run(main())
