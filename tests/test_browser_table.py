@@ -461,8 +461,16 @@ def test_accessibility(chromium: Any, live_server: Any) -> None:
             play([me], until="turn")
             pages.append(me)
         calm_page, lively_page = pages
-        assert lively_page.page.evaluate(moving) > 0 or lively_page.page.locator("#hand .card.marked").count() == 0
-        assert calm_page.page.evaluate(moving) == 0
+        # a card that can be played rises with a transition, unless motion is reduced
+        rising = """() => {
+            const card = Object.assign(document.createElement("button"), { className: "card marked" });
+            document.querySelector("#hand").append(card);
+            const duration = getComputedStyle(card).transitionDuration;
+            card.remove();
+            return duration;
+          }"""
+        assert lively_page.page.evaluate(rising) != "0s" and calm_page.page.evaluate(rising) == "0s"
+        assert calm_page.page.evaluate(moving) == 0  # nothing on the calm page moves
         # suits carry symbols as well as colour
         pips = calm_page.page.evaluate(
             "() => [...document.querySelectorAll('#hand .card .pip')].map((p) => p.textContent)"
