@@ -398,12 +398,14 @@ def test_a_reload_mid_round_keeps_the_seat(chromium: Any, live_server: Any) -> N
     try:
         me = Watched(context.new_page(), touch=True)
         new_game(me.page, live_server.base, "classic", 3, {})
-        play([me], until="turn", moves=2)
+        play([me], until="turn", moves=4)
         before = hand_codes(me)
         seat = me.table["seat"]
+        told = me.page.locator("#log li").all_text_contents()  # put together a little at a time
         me.page.reload()
         play([me], until="turn")
         assert hand_codes(me) == before and me.table["seat"] == seat
+        assert me.page.locator("#log li").all_text_contents() == told  # all at once: the same lines
         assert me.page.locator("#seats .seat").nth(seat).text_content().find("(you)") >= 0
         version = me.states[-1]["version"]
         by_touch(me, "turn")  # it can still act
