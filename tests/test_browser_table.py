@@ -364,6 +364,11 @@ def test_a_room_of_two_people_a_computer_and_a_spectator(chromium: Any, live_ser
                     watched_labels = [label for label in labelled(watcher.page) if CARD_WORDS.search(label)]
                     assert all(label.startswith("top card: ") for label in watched_labels), watched_labels
                     assert watcher.page.locator("#hand .card").count() == 0 and watcher.page.is_visible("#watching")
+                    top = f"top card: {person.table['top']['label']}"  # the spectator follows the play
+                    watcher.page.wait_for_function(
+                        "(top) => document.querySelector('#top-card .card')?.getAttribute('aria-label') === top",
+                        arg=top,
+                    )
                     checked += 1
                 if what != "end":
                     by_touch(person, what)
