@@ -1096,3 +1096,20 @@ def test_d42_d4_derange_random_games_never_end_a_round_on_a_three_or_ten_and_kee
     totals = tuple(sum(log[i].points[s] for i in rounds) for s in range(players))
     assert game.outcome.totals == totals
     assert game.outcome.winners == tuple(s for s in range(players) if totals[s] == min(totals))
+
+
+def test_a_finished_match_view_tells_of_its_last_round():
+    """Once the match is over, a view's round and hand size are the last round's (rounds 2 then 1:
+    'round 2 of 2, 1 card'), not those of a round after it."""
+    from eights.bots import make_bot
+    from eights.engine import view
+
+    rules = DERANGE.with_options({"rounds": "2,1"})
+    game = Game(rules, 3, seed=5)
+    bots = [make_bot("easy", seat) for seat in range(3)]
+    while not game.is_over:
+        seat = game.to_act
+        game.play(bots[seat].choose(view(game, seat)), seat=seat)
+    for seat in (None, 0, 1, 2):
+        seen = view(game, seat)
+        assert (seen.round, seen.rounds, seen.hand_size) == (2, 2, 1)
