@@ -1,55 +1,25 @@
 """Screenshots of the web table for the docs: a table mid-game on a phone and on a desktop, and a room's
 lobby with a friend seated.
 
-Starts ``eights serve`` on a temporary database, drives Debian's Chromium (``/usr/bin/chromium``) with
-Playwright, and writes docs/web-phone.png, docs/web-desktop.png and docs/web-lobby.png. Run from the
-repository's root: ``.venv/bin/python scripts/web_screenshots.py``.
+Starts ``eights serve`` on a temporary database and drives Debian's Chromium with Playwright, as the
+browser tests do (tests/browser.py), and writes docs/web-phone.png, docs/web-desktop.png and
+docs/web-lobby.png. Run from the repository's root: ``.venv/bin/python scripts/web_screenshots.py``.
 """
 
 from __future__ import annotations
 
-import socket
-import subprocess
 import sys
 import tempfile
 import time
-import urllib.request
 from pathlib import Path
 
 from playwright.sync_api import Browser, Page, sync_playwright
 
-DOCS = Path(__file__).resolve().parent.parent / "docs"
-CHROMIUM = "/usr/bin/chromium"
-ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
-PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True}
-DESKTOP = {"viewport": {"width": 1280, "height": 800}}
-#: Seconds to wait for the server, a page or a turn.
-PATIENCE = 30
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+from tests.browser import CHROMIUM, CHROMIUM_ARGS, DESKTOP, PATIENCE, PHONE, LiveServer  # noqa: E402 (the harness)
 
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
-
-
-def wait_for_server(base: str) -> None:
-    deadline = time.monotonic() + PATIENCE
-    while True:
-        try:
-            with urllib.request.urlopen(f"{base}/api/presets", timeout=2):
-                return
-        except OSError:
-            if time.monotonic() > deadline:
-                raise
-            time.sleep(0.2)
+DOCS = ROOT / "docs"
 
 
 def new_game(page: Page, base: str, preset: str, players: int, options: dict[str, str]) -> None:
@@ -100,14 +70,14 @@ def play(page: Page, moves: int) -> None:
 
 def lobby(browser: Browser, base: str) -> None:
     """The host's room with a friend seated (the friend on a phone), as the host sees it."""
-    host = browser.new_page(**DESKTOP)  # type: ignore[arg-type]
+    host = browser.new_page(**DESKTOP)
     host.goto(f"{base}/")
     host.fill("#name", "Ann")
     host.select_option("#new-players", "3")
     host.click("#new-room")
     host.wait_for_selector("#lobby-code:not(:empty)")
     code = host.text_content("#lobby-code")
-    friend = browser.new_page(**PHONE)  # type: ignore[arg-type]
+    friend = browser.new_page(**PHONE)
     friend.goto(f"{base}/r/{code}")
     friend.fill("#sit-name", "Bea")
     friend.click("#sit-1")
@@ -119,20 +89,17 @@ def lobby(browser: Browser, base: str) -> None:
 
 
 def main() -> None:
-    port = free_port()
-    base = f"http://127.0.0.1:{port}"
     with tempfile.TemporaryDirectory() as folder:
-        command = [sys.executable, "-m", "eights.cli", "serve", "--port", str(port), "--pace", "0.2"]
-        server = subprocess.Popen([*command, "--db", str(Path(folder) / "shots.db")])
+        server = LiveServer(Path(folder) / "shots.db", pace=0.2)
+        base = server.base
         try:
-            wait_for_server(base)
             with sync_playwright() as p:
-                browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-                phone = browser.new_page(**PHONE)  # type: ignore[arg-type]
+                browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+                phone = browser.new_page(**PHONE)
                 new_game(phone, base, "action", 4, {"stacking": "true"})
                 play(phone, 2)
                 phone.screenshot(path=str(DOCS / "web-phone.png"))
-                desktop = browser.new_page(**DESKTOP)  # type: ignore[arg-type]
+                desktop = browser.new_page(**DESKTOP)
                 new_game(desktop, base, "classic", 4, {"score_keeping": "true", "target": "100"})
                 play(desktop, 3)
                 desktop.keyboard.press("h")  # a hint, to show it
@@ -141,8 +108,7 @@ def main() -> None:
                 lobby(browser, base)
                 browser.close()
         finally:
-            server.terminate()
-            server.wait(10)
+            server.stop()
     print(f"wrote {', '.join(f'docs/web-{n}.png' for n in ('phone', 'desktop', 'lobby'))}", file=sys.stderr)
 
 
