@@ -17,28 +17,9 @@ from playwright.sync_api import Browser, Page, sync_playwright
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-from tests.browser import CHROMIUM, CHROMIUM_ARGS, DESKTOP, PATIENCE, PHONE, LiveServer  # noqa: E402 (the harness)
+from tests.browser import CHROMIUM, CHROMIUM_ARGS, DESKTOP, PATIENCE, PHONE, LiveServer, new_game  # noqa: E402
 
 DOCS = ROOT / "docs"
-
-
-def new_game(page: Page, base: str, preset: str, players: int, options: dict[str, str]) -> None:
-    """A game against the computer from the home page, the options typed into the form."""
-    page.goto(f"{base}/")
-    page.fill("#name", "Ann")
-    page.check(f"#new-preset-{preset}")
-    page.select_option("#new-players", str(players))
-    for key, value in options.items():
-        field = f"#new-option-{key}"
-        if not page.is_visible(field):
-            page.click(".more-options summary")
-        if page.get_attribute(field, "type") == "checkbox":
-            page.set_checked(field, value == "true")
-        else:
-            page.fill(field, value)
-            page.press(field, "Tab")
-    page.click("#play-computer")
-    page.wait_for_selector("#hand .card", timeout=PATIENCE * 1000)
 
 
 #: This seat is to act, with no move of its own on the way.
@@ -96,11 +77,11 @@ def main() -> None:
             with sync_playwright() as p:
                 browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
                 phone = browser.new_page(**PHONE)
-                new_game(phone, base, "action", 4, {"stacking": "true"})
+                new_game(phone, base, "action", 4, {"stacking": "true"}, level=None)
                 play(phone, 2)
                 phone.screenshot(path=str(DOCS / "web-phone.png"))
                 desktop = browser.new_page(**DESKTOP)
-                new_game(desktop, base, "classic", 4, {"score_keeping": "true", "target": "100"})
+                new_game(desktop, base, "classic", 4, {"score_keeping": "true", "target": "100"}, level=None)
                 play(desktop, 3)
                 desktop.keyboard.press("h")  # a hint, to show it
                 desktop.wait_for_selector("#hint-line:not([hidden])")

@@ -8,6 +8,7 @@ without Chromium or Playwright skips those tests and says why; under CI they fai
 
 from __future__ import annotations
 
+import re
 import shutil
 import socket
 import subprocess
@@ -112,3 +113,36 @@ class LiveServer:
     def restart(self, kill: bool = False) -> None:
         self.stop(kill=kill)
         self.start()
+
+
+def new_game(
+    page: Any,
+    base: str,
+    preset: str,
+    players: int,
+    options: dict[str, str],
+    name: str = "Ann",
+    level: str | None = "easy",
+) -> str:
+    """A game against the computer from the home page (each computer at ``level``; None: the page's
+    default), the options typed into the form; its room code."""
+    page.goto(f"{base}/")
+    page.fill("#name", name)
+    page.check(f"#new-preset-{preset}")
+    page.select_option("#new-players", str(players))
+    for seat in range(1, players if level else 1):
+        page.select_option(f"#new-seat-{seat}", level)
+    for key, value in options.items():
+        field = f"#new-option-{key}"
+        if not page.is_visible(field):
+            page.click(".more-options summary")
+        if page.get_attribute(field, "type") == "checkbox":
+            page.set_checked(field, value == "true")
+        else:
+            page.fill(field, value)
+            page.press(field, "Tab")
+    page.click("#play-computer")
+    page.wait_for_selector("#hand .card", timeout=PATIENCE * 1000)
+    code = re.search(r"/r/(\w+)", page.url)
+    assert code, page.url
+    return code[1]

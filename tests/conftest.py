@@ -34,6 +34,23 @@ def postgres_url() -> Iterator[str]:
         pytest.skip(f"skipped: no PostgreSQL server here ({exc}); `.ci/run` installs one")
 
 
+@pytest.fixture(params=["sqlite", "postgresql"])
+def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Any]:
+    """An empty match store on each backend: a SQLite file, and the throwaway PostgreSQL server emptied."""
+    from sqlalchemy import text
+
+    from eights.store import Store, database_url
+
+    if request.param == "sqlite":
+        opened = Store(database_url(str(tmp_path / "store.db")))
+    else:
+        opened = Store(database_url(request.getfixturevalue("postgres_url")))
+        with opened.engine.begin() as connection:
+            connection.execute(text("TRUNCATE sheets, rooms, matches, settings CASCADE"))
+    yield opened
+    opened.close()
+
+
 @pytest.fixture(scope="session")
 def chromium() -> Iterator[Any]:
     """Debian's Chromium driven by Playwright for the whole run (see tests/browser.py); skipped when the

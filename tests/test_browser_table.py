@@ -18,7 +18,7 @@ import pytest
 
 from eights.engine import Game, parse_action, view
 from eights.record import GameRecord
-from tests.browser import DESKTOP, PATIENCE, PHONE
+from tests.browser import DESKTOP, PATIENCE, PHONE, new_game
 
 #: What the page shows now: "dialog" (open), "end" (the match's end), "turn" (this seat may act, with no
 #: move of its own on the way), or "" (waiting for others).
@@ -82,30 +82,6 @@ class Watched:
     def next(self) -> str:
         what: str = self.page.evaluate(NEXT)
         return what
-
-
-def new_game(page: Any, base: str, preset: str, players: int, options: dict[str, str], name: str = "Ann") -> str:
-    """A game against easy computers from the home page, the options typed into the form; its room code."""
-    page.goto(f"{base}/")
-    page.fill("#name", name)
-    page.check(f"#new-preset-{preset}")
-    page.select_option("#new-players", str(players))
-    for seat in range(1, players):
-        page.select_option(f"#new-seat-{seat}", "easy")
-    for key, value in options.items():
-        field = f"#new-option-{key}"
-        if not page.is_visible(field):
-            page.click(".more-options summary")
-        if page.get_attribute(field, "type") == "checkbox":
-            page.set_checked(field, value == "true")
-        else:
-            page.fill(field, value)
-            page.press(field, "Tab")
-    page.click("#play-computer")
-    page.wait_for_selector("#hand .card", timeout=PATIENCE * 1000)
-    code = re.search(r"/r/(\w+)", page.url)
-    assert code, page.url
-    return code[1]
 
 
 def check_turn(watched: Watched) -> None:

@@ -5,7 +5,6 @@ worked by hand, remembered names, and sheets or ids that cannot be used."""
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -24,19 +23,6 @@ from eights.store.sheets import Sheets
 DERANGE = load_preset("derange")
 CLASSIC = load_preset("classic")
 BABY = load_preset("baby-eating")
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Store]:
-    """An empty store on each backend."""
-    if request.param == "sqlite":
-        opened = Store(database_url(str(tmp_path / "sheets.db")))
-    else:
-        opened = Store(database_url(request.getfixturevalue("postgres_url")))
-        with opened.engine.begin() as connection:
-            connection.execute(text("TRUNCATE sheets, matches, settings CASCADE"))
-    yield opened
-    opened.close()
 
 
 def saved_data(store: Store, sheet_id: int) -> tuple[object, object]:

@@ -4,7 +4,6 @@ again, history and stats, remembered settings, and databases that cannot be used
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -15,19 +14,6 @@ from eights.rules import PRESETS
 from eights.store import Store, StoreError, database_url, matches
 from eights.store import db as store_db
 from eights.table import PlayConfig, Session, build_config
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Store]:
-    """An empty store on each backend."""
-    if request.param == "sqlite":
-        opened = Store(database_url(str(tmp_path / "matches.db")))
-    else:
-        opened = Store(database_url(request.getfixturevalue("postgres_url")))
-        with opened.engine.begin() as connection:
-            connection.execute(text("TRUNCATE matches, settings CASCADE"))
-    yield opened
-    opened.close()
 
 
 def play_out(session: Session, stop_after: int | None = None) -> None:

@@ -225,19 +225,6 @@ def test_the_pages_are_served(client: TestClient) -> None:
 # ----- the store: links, tokens and revisions, on SQLite and PostgreSQL --------------------------------------
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
-def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Store]:
-    """An empty store on each backend."""
-    if request.param == "sqlite":
-        opened = Store(database_url(str(tmp_path / "sheets.db")))
-    else:
-        opened = Store(database_url(request.getfixturevalue("postgres_url")))
-        with opened.engine.begin() as connection:
-            connection.execute(text("TRUNCATE sheets, matches, settings CASCADE"))
-    yield opened
-    opened.close()
-
-
 def saved_row(store: Store, sheet_id: int) -> tuple[object, ...]:
     with store.engine.connect() as connection:
         query = text("SELECT data, revision, view_code, edit_hash FROM sheets WHERE id = :id")
