@@ -4,8 +4,10 @@ rejoining, away players, and a restart that loses nothing."""
 
 from __future__ import annotations
 
+import gc
 import json
 import time
+import weakref
 from collections.abc import Iterator
 from contextlib import ExitStack
 from pathlib import Path
@@ -262,3 +264,24 @@ def test_presets_and_rules_come_from_the_rule_sets(client: TestClient) -> None:
     assert stacking["lines"][0].startswith("On: you may lay several cards of one rank")
     assert client.get("/api/rules", params={"preset": "action", "option": "stacking=maybe"}).status_code == 400
     assert client.get("/api/rooms/NOPE9").status_code == 404
+
+
+def test_a_closed_connection_is_freed_without_waiting_for_a_full_collection(client: TestClient) -> None:
+    """Nothing holds a closed connection in a reference cycle: ``eights serve`` makes Python's full
+    collections rare, and a cycle would keep each closed connection (its compression state with it) until one."""
+    made = client.post("/api/rooms", json={"name": "Ann", "seats": ["me", "open"]}).json()
+    room = client.app.state.hub.get(made["code"])  # type: ignore[attr-defined]
+    gc.collect()
+    gc.disable()
+    try:
+        with client.websocket_connect("/ws") as ws:
+            send(ws, type="hello", room=made["code"], token=made["token"])
+            until(ws, "state")
+            connection = weakref.ref(room.connections[0])
+        for _ in range(500):
+            if connection() is None:
+                break
+            time.sleep(0.01)  # the server's side of the socket is still closing
+        assert connection() is None, gc.get_referrers(connection())
+    finally:
+        gc.enable()

@@ -156,6 +156,10 @@ def tune_gc() -> None:
     gc.set_threshold(young, middle, FULL_COLLECTION_EVERY)
 
 
+async def gone(message: dict[str, Any]) -> None:
+    """Where a closed connection's messages go."""
+
+
 class App(FastAPI):
     """The app, with the WebSocket at ``/ws`` taken straight to its handler (``socket``): a connection
     lasts a whole match, and the layers of middleware and routing each kept a coroutine of it alive
@@ -316,6 +320,7 @@ def create_app(store: Store, *, pace: float = 0.7, pool: BotPool | None = None, 
         finally:
             await hub.disconnect(connection)
             sender.cancel()
+            connection.send = gone  # its closure held the connection: a cycle that only a full collection frees
 
     app.socket = socket
     return app
