@@ -51,10 +51,13 @@ def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Any]:
     opened.close()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def chromium() -> Iterator[Any]:
-    """Debian's Chromium driven by Playwright for the whole run (see tests/browser.py); skipped when the
-    machine has none, except under CI, where it fails."""
+    """Debian's Chromium driven by Playwright for one test module (see tests/browser.py); skipped when the
+    machine has none, except under CI, where it fails.
+
+    Not for the whole run: while Playwright's synchronous API is open its event loop counts as running
+    in the main thread, and the later tests that call ``asyncio.run`` would fail."""
     from tests.browser import CHROMIUM_ARGS, BrowserUnavailable, chromium_path
 
     try:
