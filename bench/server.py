@@ -66,7 +66,8 @@ rooms  actions/s  p50 ms  p99 ms  max ms  errors  KB per room  server CPU  clien
 The goal (500 rooms, p99 under 100 ms, no errors) is met on a quiet machine. While other
 work kept the cores busy (browser tests, load average 2.5-4 on 2 cores, the kernel's CPU
 pressure at 30-40%), runs of 500 rooms gave p99 from 0.3 to 1 s with no errors: the server's
-event loop then waits for a core (``--server-nice -10`` did not help there). About half of a
+event loop then waits for a core (``--server-nice -10`` did not help there, nor did the
+database on tmpfs, ``TMPDIR=/dev/shm``: it is not the disk). About half of a
 room's memory is the server's compression state for its four connections
 (``--compression none``: about 173 KB a room).
 
