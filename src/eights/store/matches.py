@@ -186,20 +186,16 @@ class Recorder:
     def applied(self, game: Game, action: Action, events: Sequence[Event]) -> None:
         number = len(game.actions)
         ends = [event for event in events if isinstance(event, _ENDS)]
-        if ends:
-            self.pending.append((number, action))
-            self.ends.extend(ends)
-            if not self.grouped or isinstance(ends[-1], GameOver):
-                self.flush()
-        elif not self.grouped:
+        if not ends and not self.grouped:  # nearly every action of a match with a person
             try:
                 self._insert(number, str(action))
             except IntegrityError:
                 raise self._taken() from None
             return
-        else:
-            self.pending.append((number, action))
-        if time.monotonic() - self.committed_at >= GROUP_SECONDS:
+        self.pending.append((number, action))
+        self.ends.extend(ends)
+        over = any(isinstance(event, GameOver) for event in ends)
+        if not self.grouped or over or time.monotonic() - self.committed_at >= GROUP_SECONDS:
             self.flush()
 
     def flush(self) -> None:
