@@ -11,6 +11,7 @@ action, so a restarted server takes every room up again.
 from __future__ import annotations
 
 import asyncio
+import functools
 import hashlib
 import secrets
 import time
@@ -56,6 +57,13 @@ class RoomError(ValueError):
 
 def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
+
+
+@functools.lru_cache(maxsize=256)
+def in_words(rules: RuleSet) -> tuple[str, tuple[str, ...]]:
+    """A room's rules as everyone sees them: the heading and the changes to the preset (made once per
+    rule set: each parses the preset's file again, which took half the server's time at 500 rooms)."""
+    return heading(rules), rule_changes(rules)
 
 
 @dataclass(eq=False)
@@ -113,8 +121,6 @@ class Room:
     runner: asyncio.Task[None] | None = None
     #: What the store last got (phase, ``to_data()``, match): a room is written only when it changed.
     saved_as: tuple[str, dict[str, Any], int | None] | None = None
-    #: ``rules`` in words (its heading and its changes to the preset), made once per rule set.
-    described: tuple[RuleSet, str, list[str]] | None = None
 
     @property
     def phase(self) -> str:
@@ -139,16 +145,15 @@ class Room:
 
     def public(self) -> dict[str, Any]:
         """The room as everyone may see it."""
-        if self.described is None or self.described[0] is not self.rules:
-            self.described = (self.rules, heading(self.rules), list(rule_changes(self.rules)))
+        title, changes = in_words(self.rules)
         return {
             "code": self.code,
             "phase": self.phase,
             "host_seat": self.host_seat,
             "away_seconds": self.away_seconds,
             "preset": self.rules.name,
-            "rules_heading": self.described[1],
-            "options": list(self.described[2]),
+            "rules_heading": title,
+            "options": list(changes),
             "seats": [
                 {
                     "seat": i,
