@@ -9,6 +9,7 @@ psycopg 3 included).
 
 from __future__ import annotations
 
+import hashlib
 import os
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -59,6 +60,11 @@ def database_url(db: str | None = None) -> URL:
     if url.drivername in ("postgresql", "postgres"):
         url = url.set(drivername="postgresql+psycopg")
     return url
+
+
+def token_hash(token: str) -> str:
+    """What the store keeps of a secret token (a seat's, a sheet's edit link): its SHA-256, in hex."""
+    return hashlib.sha256(token.encode()).hexdigest()
 
 
 def label(url: URL) -> str:

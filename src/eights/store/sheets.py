@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import builtins
 import contextlib
-import hashlib
 import hmac
 import secrets
 from collections.abc import Callable, Sequence
@@ -31,7 +30,7 @@ from sqlalchemy.orm import Session as DbSession
 from eights.rules import RulesError, RuleSet
 from eights.scorecard import Sheet, SheetError
 from eights.scorecard.setup import player_list
-from eights.store.db import WRITE_FIRST, StoreError, translated
+from eights.store.db import WRITE_FIRST, StoreError, token_hash, translated
 from eights.store.matches import Store, now, rule_changes
 from eights.store.models import SheetRow
 
@@ -63,10 +62,6 @@ class SharedSheet:
     code: str
     revision: int
     sheet: Sheet
-
-
-def token_hash(token: str) -> str:
-    return hashlib.sha256(token.encode()).hexdigest()
 
 
 @dataclass(frozen=True)

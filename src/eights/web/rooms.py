@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import asyncio
 import functools
-import hashlib
 import secrets
 import time
 from collections.abc import Awaitable, Callable
@@ -26,6 +25,7 @@ from eights.engine import ActionError, IllegalAction, parse_action
 from eights.rules import PRESETS, RulesError, RuleSet, load_preset
 from eights.simulate import bot_seed
 from eights.store import Store, StoreError
+from eights.store.db import token_hash
 from eights.store.matches import Rooms, rule_changes
 from eights.table import HUMAN, PlayConfig, Session, UsageError
 from eights.table.narrate import hint_words
@@ -53,10 +53,6 @@ class RoomError(ValueError):
     def __init__(self, code: str, message: str) -> None:
         super().__init__(message)
         self.code = code
-
-
-def token_hash(token: str) -> str:
-    return hashlib.sha256(token.encode()).hexdigest()
 
 
 @functools.lru_cache(maxsize=256)
