@@ -2,10 +2,10 @@
 
 Run from the repository root::
 
-    python bench/store.py                          # every part, both backends, JSON on stdout (about a minute)
+    python bench/store.py                          # every part, both backends, JSON on stdout (about two minutes)
     python bench/store.py --no-postgres            # SQLite only
     python bench/store.py --postgres postgresql://me@localhost/eights_bench
-    python bench/store.py --games 10 --repeat 5 --presets classic,derange
+    python bench/store.py --games 4 --repeat 3 --presets classic,derange
 
 PostgreSQL is a throwaway cluster (``tests/postgres.py``: Debian's server programs, a
 temporary folder, a Unix socket, ``fsync=on``) unless ``--postgres URL`` names a server
@@ -15,7 +15,7 @@ the end) or ``--no-postgres`` skips it; when no cluster can be made the report s
 in a temporary folder, as the store opens it (WAL mode, ``synchronous=NORMAL``).
 
 The matches: for each preset (``--presets``, default every one), ``--games`` matches (default
-4) of 4 computer players, ``eights.table.build_config(preset, players=4, bots=level,
+8) of 4 computer players, ``eights.table.build_config(preset, players=4, bots=level,
 humans=0, seed=s)``, the seeds ``--seed`` (default 0) + 0, 1, ... Each seat's bot is the
 one ``Session`` makes (``make_bot(level, bot_seed(seed, seat))``), so a seed gives the same
 match every time, saved or not.
@@ -29,29 +29,32 @@ and reported as ``choose_us``.
 
 (2) ``save``, per backend: the cost of committing each action as it is applied, as the store
 does in a match with a person at it: the same ``easy`` matches started by ``Store.start(config)``,
-their recorder told to commit each action (``grouped = False``, as for a person's match); after
-each ``game.play`` the session's ``Recorder.applied(game, action, events)`` (one committed
-row per action, plus a row at a round's end and the result at the match's end, in the same
-transaction) is timed alone. Per action: median, p90 and p99 (linear interpolation between
-order statistics, numpy's default), mean and max, in microseconds: ``applied_us`` over every
-action, then apart for the actions that end nothing and for those that end a round (the last
-also ends the match); ``start_ms`` is the median
-time of ``Store.start`` (the match's row and its seats). One match is saved first, untimed,
-so the connection and SQLAlchemy's statement cache are warm.
+their recorder told to commit each action (``grouped = False``, as for a person's match, whose row
+is written at its start); after each ``game.play`` the session's ``Recorder.applied(game, action,
+events)`` (one committed row per action, plus a row at a round's end and the result at the match's
+end, in the same transaction) is timed alone. Per action: median, p90 and p99 (linear
+interpolation between order statistics, numpy's default), mean and max, in microseconds:
+``applied_us`` over every action, then apart for the actions that end nothing and for those that
+end a round (the last also ends the match); ``start_ms`` is the median time of ``Store.start`` and
+the first commit (the match's row and its seats). One match is saved first, untimed, so the
+connection and the compiled statements are warm.
 
 (3) ``match``, per backend and per bot level (``normal``, the level people play against by
-default, and ``easy``), saved as the store saves a computer-only match: its actions committed
-together every ``GROUP_SECONDS`` (0.2 s), at the match's end and at the store's close
-(``eights.store.matches.Recorder``). Each match played whole through a ``Session`` by its computers
-(``session.bot_move()`` until the game is over), unsaved (``Session(config)``) and saved
-(``Store.start(config)``, which the time includes). Each match is played ``--repeat`` times
-(default 3) each way, alternating, and its fastest time each way is kept (the least disturbed
-by the machine's other load); ``unsaved_seconds`` and ``saved_seconds`` are the sums over the
-matches, ``ratio`` is saved / unsaved (``per_preset_ratio`` the same per preset: the short
-matches, one round of classic or action, carry the start's fixed cost over few actions). The
-goal: saving slows a computer-only match by no more than 10% (``ratio <= 1.10``) with
-``normal`` bots. With ``easy`` bots (a random player takes next to no time) saving weighs
-more; that ratio is reported for honesty.
+default, and ``easy``), saved as the store saves a computer-only match: its row, actions and rounds
+handed to the store's writer thread every ``GROUP_SECONDS`` (0.2 s) and at the match's end, and
+committed by it while play goes on (``eights.store.matches.Recorder``, ``eights.store.writer``).
+Each preset's matches are played whole through a ``Session`` by their computers
+(``session.bot_move()`` until the game is over), back to back: unsaved (``Session(config)``), then
+saved (``Store.start(config)``) until the writer has committed every one of them
+(``store.writer.settle()``, inside the time: the thread's work and its share of the interpreter
+are paid, none is left for the next block). Each block is played ``--repeat`` times (default 5)
+each way, alternating, and its fastest time each way is kept (the least disturbed by the machine's
+other load); ``unsaved_seconds`` and ``saved_seconds`` are the sums over the presets, ``ratio`` is
+saved / unsaved (``per_preset_ratio`` the same per preset: the short matches, one round of classic
+or action, carry a match's fixed cost, and their short block the wait for its last commit, over
+few actions). The goal: saving slows a computer-only
+match by no more than 10% (``ratio <= 1.10``) with ``normal`` bots. With ``easy`` bots (a random
+player takes next to no time) saving weighs more; that ratio is reported for honesty.
 ``same_outcomes`` checks that each saved match ended as its unsaved twin.
 
 The machine's other load shows in every number: compare runs made side by side.
@@ -177,10 +180,11 @@ def play_saved(
     config = build_config(preset, players=PLAYERS, bots=level, humans=0, seed=seed)
     start = time.perf_counter()
     session = store.start(config)
-    starts.append(time.perf_counter() - start)
     log = session.log
     assert isinstance(log, Recorder)
-    log.grouped = False  # each action committed at once, as in a match with a person
+    log.grouped = False  # each action committed at once, as in a match with a person,
+    log.flush()  # which is in the store from its start
+    starts.append(time.perf_counter() - start)
     game = session.game
     while not game.is_over:
         seat = game.to_act
@@ -229,28 +233,30 @@ def play_whole(session: Session) -> Session:
 def bench_matches(
     store: Store, plan: list[tuple[str, int]], level: str, repeat: int, saved: list[int]
 ) -> dict[str, Any]:
-    unsaved_total = saved_total = 0.0
+    """Each preset's matches played back to back, unsaved, then saved until the writer has
+    committed them all; the fastest of ``repeat`` plays each way."""
     per_preset: dict[str, list[float]] = {}
     actions = 0
     same = True
-    for preset, seed in plan:
-        config = build_config(preset, players=PLAYERS, bots=level, humans=0, seed=seed)
+    for preset in dict.fromkeys(p for p, _ in plan):
+        configs = [
+            build_config(preset, players=PLAYERS, bots=level, humans=0, seed=seed) for p, seed in plan if p == preset
+        ]
         plain = kept = float("inf")
         for _ in range(repeat):
             start = time.perf_counter()
-            unsaved = play_whole(Session(config))
+            unsaved = [play_whole(Session(config)) for config in configs]
             middle = time.perf_counter()
-            recorded = play_whole(store.start(config))
+            recorded = [play_whole(store.start(config)) for config in configs]
+            store.writer.settle()
             end = time.perf_counter()
             plain, kept = min(plain, middle - start), min(kept, end - middle)
-            saved.append(recorded.log.match_id)  # type: ignore[union-attr]
-            same = same and unsaved.game.outcome == recorded.game.outcome
-        actions += len(unsaved.game.actions)
-        unsaved_total += plain
-        saved_total += kept
-        sums = per_preset.setdefault(preset, [0.0, 0.0])
-        sums[0] += plain
-        sums[1] += kept
+            saved.extend(session.log.match_id for session in recorded)  # type: ignore[union-attr]
+            same = same and [s.game.outcome for s in unsaved] == [s.game.outcome for s in recorded]
+        actions += sum(len(session.game.actions) for session in unsaved)
+        per_preset[preset] = [plain, kept]
+    unsaved_total = sum(plain for plain, _ in per_preset.values())
+    saved_total = sum(kept for _, kept in per_preset.values())
     return {
         "bots": level,
         "matches": len(plan),
@@ -301,8 +307,8 @@ def postgres(url: str | None) -> Iterator[str]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--games", type=int, default=4, help="matches per preset (default 4)")
-    parser.add_argument("--repeat", type=int, default=3, help="plays of each whole match each way (default 3)")
+    parser.add_argument("--games", type=int, default=8, help="matches per preset (default 8)")
+    parser.add_argument("--repeat", type=int, default=5, help="plays of each block of matches each way (default 5)")
     parser.add_argument("--seed", type=int, default=0, help="the first match's seed (default 0)")
     parser.add_argument(
         "--presets", default=",".join(PRESETS), help=f"comma-separated presets (default all: {','.join(PRESETS)})"

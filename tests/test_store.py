@@ -13,6 +13,7 @@ from eights.engine import view
 from eights.rules import PRESETS
 from eights.store import Store, StoreError, database_url, matches
 from eights.store import db as store_db
+from eights.store.writer import Batch, Writer
 from eights.table import PlayConfig, Session, build_config
 
 
@@ -74,6 +75,72 @@ def test_a_computer_only_match_commits_its_actions_in_groups(store: Store, monke
         assert reopened.summary(match_id).finished, "the match's end is committed at once"
     finally:
         reopened.close()
+
+
+def test_the_writer_commits_several_matches_and_batches_in_one_transaction(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """What the writer's thread holds when it commits (new matches, several batches of one match,
+    rounds and results) goes in one transaction, and every match is saved whole."""
+    clock = [0.0]
+    monkeypatch.setattr(matches.time, "monotonic", lambda: clock[0])
+    handed: list[Batch] = []
+    monkeypatch.setattr(store.writer, "submit", handed.append)
+    sessions = [
+        store.start(build_config(preset, players=3, bots="easy", humans=0, seed=seed))
+        for seed, preset in enumerate(("classic", "derange", "baby-eating"))
+    ]
+    for session in sessions:
+        while not session.game.is_over:
+            play_out(session, stop_after=7)
+            clock[0] += matches.GROUP_SECONDS  # the next action hands these seven over
+    assert len(handed) > 2 * len(sessions), "several batches of each match"
+    store.writer.write(handed)
+    for session in sessions:
+        match_id = session.log.match_id  # type: ignore[union-attr]
+        assert store.record(match_id).actions == tuple(str(a) for a in session.game.actions)
+        summary = store.summary(match_id)
+        outcome = session.game.outcome
+        assert outcome is not None and summary.finished
+        assert (summary.winners, summary.totals, summary.rounds) == (outcome.winners, outcome.totals, outcome.rounds)
+        assert summary.names == session.names and summary.players == session.config.seats
+
+
+def test_one_match_failing_in_the_writers_commit_costs_the_others_nothing(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A match played on elsewhere fails in the writer's thread: the other matches of that commit are
+    saved, and the failed one says so at its next action."""
+    clock = [0.0]
+    monkeypatch.setattr(matches.time, "monotonic", lambda: clock[0])
+    handed: list[Batch] = []
+    monkeypatch.setattr(store.writer, "submit", handed.append)
+    taken = store.start(build_config("derange", players=3, bots="easy", humans=0, seed=1))
+    other = store.start(build_config("classic", players=3, bots="easy", humans=0, seed=2))
+    play_out(taken, stop_after=5)
+    clock[0] += matches.GROUP_SECONDS
+    play_out(taken, stop_after=1)
+    store.writer.write(handed)
+    handed.clear()
+    match_id = taken.log.match_id  # type: ignore[union-attr]
+    with store.engine.begin() as connection:  # another eights took the match up and played on
+        connection.execute(
+            text("INSERT INTO actions (match_id, number, action) VALUES (:match, :number, 'draw')"),
+            {"match": match_id, "number": len(taken.game.actions) + 1},
+        )
+    play_out(taken, stop_after=3)
+    clock[0] += matches.GROUP_SECONDS
+    play_out(taken, stop_after=1)
+    play_out(other)
+    assert {batch.slot for batch in handed} == {taken.log.slot, other.log.slot}  # type: ignore[union-attr]
+    for batch in handed:
+        Writer.submit(store.writer, batch)  # to the writer's thread, all at once
+    store.writer.settle()
+    assert store.record(other.log.match_id).actions == tuple(str(a) for a in other.game.actions)  # type: ignore[union-attr]
+    assert store.summary(other.log.match_id).finished  # type: ignore[union-attr]
+    assert len(store.record(match_id).actions) == 7, "six of its own and the other eights' one"
+    with pytest.raises(StoreError, match=rf"match {match_id} was played on elsewhere .* no longer saved"):
+        play_out(taken, stop_after=1)
 
 
 def test_a_match_taken_up_again_is_the_same_for_every_seat(store: Store) -> None:
@@ -178,18 +245,25 @@ def test_a_corrupted_database_is_refused_and_left_as_it_was(tmp_path: Path) -> N
     assert path.read_bytes() == junk
 
 
-def test_a_read_only_database_gets_a_clear_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize("people", [1, 0], ids=["a person's match", "computers only"])
+def test_a_read_only_database_gets_a_clear_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, people: int) -> None:
+    """A person's match is refused at its start; a computer-only one (written behind play) by its next
+    action or, once over, when the store closes."""
     monkeypatch.chdir(tmp_path)
     path = tmp_path / "ro.db"
     Store(database_url(str(path))).close()
-    store = Store(database_url(f"sqlite:///file:{path}?mode=ro&uri=true"))
+    url = database_url(f"sqlite:///file:{path}?mode=ro&uri=true")
+    store = Store(url)
     with pytest.raises(StoreError, match="it is read-only; make the file and its folder writable"):
-        store.start(build_config("classic", players=2, bots="easy", humans=0, seed=1))
-    assert store.matches() == []
+        session = store.start(build_config("classic", players=2, bots="easy", humans=people, seed=1))
+        play_out(session)
+        store.close()
+    assert Store(url).matches() == []
     assert [p.name for p in tmp_path.iterdir() if p.is_dir()] == [], "no folder made from sqlite's file: form"
 
 
-def test_a_locked_database_gets_a_clear_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize("people", [1, 0], ids=["a person's match", "computers only"])
+def test_a_locked_database_gets_a_clear_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, people: int) -> None:
     monkeypatch.setattr(store_db, "BUSY_SECONDS", 0.2)
     path = tmp_path / "locked.db"
     store = Store(database_url(str(path)))
@@ -197,11 +271,13 @@ def test_a_locked_database_gets_a_clear_error(tmp_path: Path, monkeypatch: pytes
     holder.execute("BEGIN EXCLUSIVE")
     try:
         with pytest.raises(StoreError, match="is locked by another program"):
-            store.start(build_config("classic", players=2, bots="easy", humans=0, seed=1))
+            session = store.start(build_config("classic", players=2, bots="easy", humans=people, seed=1))
+            play_out(session)
+            store.close()
     finally:
         holder.execute("ROLLBACK")
         holder.close()
-    assert store.matches() == []
+    assert Store(database_url(str(path))).matches() == []
 
 
 def test_bad_database_urls_are_refused_in_words() -> None:

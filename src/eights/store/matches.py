@@ -2,46 +2,26 @@
 
 from __future__ import annotations
 
-import contextlib
-import functools
-import threading
 import time
 import weakref
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
-from typing import Any, cast
+from typing import Any
 
-from sqlalchemy import Engine, Table, bindparam, delete, event, func, insert, select, text, update
-from sqlalchemy.engine import URL, Connection, Dialect
-from sqlalchemy.exc import DBAPIError, IntegrityError
+from sqlalchemy import Engine, delete, func, select
+from sqlalchemy.engine import URL
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session as DbSession
-from sqlalchemy.pool import NullPool, QueuePool
-from sqlalchemy.sql.compiler import SQLCompiler
 
 from eights.engine import Action, Event, Game
 from eights.engine.events import GameOver, RoundOver
 from eights.record import GameRecord
 from eights.rules import RulesError, RuleSet
-from eights.store.db import WRITE_FIRST, StoreError, label, make_engine, migrate, translated
-from eights.store.models import ActionRow, Match, RoomRow, RoundRow, Seat, Setting
+from eights.store.db import WRITE_FIRST, StoreError, label, make_engine, migrate, problem, translated
+from eights.store.models import ActionRow, Match, RoomRow, RoundRow, Setting
+from eights.store.writer import Batch, Slot, Writer
 from eights.table import HUMAN, PlayConfig, RestoreError, Session, UsageError
-
-#: The tables that saving a match writes, as Core tables: statements on them skip the ORM's bulk
-#: insert path, which costs more than the database's own work here.
-MATCHES = cast(Table, Match.__table__)
-SEATS = cast(Table, Seat.__table__)
-ACTIONS = cast(Table, ActionRow.__table__)
-ROUNDS = cast(Table, RoundRow.__table__)
-#: The match's end: its result (a statement made once, its values bound at each use).
-FINISH = update(MATCHES).where(MATCHES.c.id == bindparam("match"))
-#: Many actions' rows in one statement on PostgreSQL, from two arrays.
-ACTIONS_FROM_ARRAYS = text(
-    f"INSERT INTO {ACTIONS.name} (match_id, number, action) SELECT :match, n, a "
-    "FROM unnest(CAST(:numbers AS integer[]), CAST(:actions AS text[])) AS pending(n, a)"
-)
-#: An action's row, as the driver takes it where parameters are positional (SQLite).
-ACTION_COLUMNS = ("match_id", "number", "action")
 
 #: Settings keys.
 LAST_SETUP = "last_setup"
@@ -148,247 +128,155 @@ class PlayerStats:
 
 #: A match of computers only commits its actions at least this often (seconds): see ``Recorder``.
 GROUP_SECONDS = 0.2
-#: The events that end a round or the match: their rows go with the action's.
-_ENDS = (RoundOver, GameOver)
 
 
 class Recorder:
     """A session's ``MatchLog``: every applied action committed, with any round or match it ended.
 
-    A match with a person at it commits every action before the next is applied, so that nothing a
-    person did or saw is lost. A match of computers only (``grouped``) keeps its actions (and the
-    rounds they end) until ``GROUP_SECONDS`` have passed since its last commit, the match ends, or
-    the store is closed, and commits them together: played at a pace someone can follow, that is
-    still every action at once; played flat out, a killed process loses at most that fraction of a
-    second of computer play, which nobody chose and the computers play again when the match is taken
-    up. Committing each action slowed such a match by half (bench/store.py).
+    A match with a person at it is in the store from its start and commits every action before the
+    next is applied (on the store's writer, ``eights.store.writer``), so that nothing a person did
+    or saw is lost.
 
-    An action that ends nothing in a match with a person (nearly all of them) is one ``INSERT``,
-    committed on its own, on the store's writer: one connection of the engine's (opened by it, with
-    its SQLite pragmas) that the store's recorders share, kept out of the pool, in autocommit, with
-    the statement compiled once from the Core insert. That is one statement and one round trip per
-    action, where a pool checkout, ``BEGIN``, ``INSERT``, ``COMMIT`` and SQLAlchemy's work per
-    statement were before. Anything else is one transaction through the engine. A writer connection
-    the server dropped is opened again, once per action.
+    A match of computers only (``grouped``) keeps its actions (and the rounds they end) until
+    ``GROUP_SECONDS`` have passed since it last handed them over, the match ends, or the store is
+    closed, and then hands them to the writer's thread, which commits them while the match plays on;
+    its row and seats go with its first actions. Played at a pace someone can follow, that is still
+    every action at once; played flat out, a killed process loses at most that fraction of a second
+    of computer play (and what the thread had not committed yet), which nobody chose and the
+    computers play again when the match is taken up. Committing each action before the next slowed
+    such a match by half on SQLite and four times on PostgreSQL (bench/store.py). An error the thread
+    meets is raised at the match's next action.
     """
 
-    def __init__(self, store: Store, match_id: int, grouped: bool = False) -> None:
+    def __init__(
+        self,
+        store: Store,
+        match_id: int | None = None,
+        grouped: bool = False,
+        match: dict[str, Any] | None = None,
+        seats: Sequence[tuple[str, str]] = (),
+    ) -> None:
+        """A match already in the store has its ``match_id``; a new one gives its row and seats (the
+        writer gives it its number)."""
         self.store = store
-        self.match_id = match_id
+        self.slot = Slot(match_id)
         self.grouped = grouped
-        #: A grouped match's actions not yet committed (with their numbers), and the round and match ends
-        #: among them.
-        self.pending: list[tuple[int, Action]] = []
+        #: The match's row and seats, until they are handed to the writer.
+        self.match = match
+        self.seats = seats
+        #: The actions (the first of them action number ``first``) and the round and match
+        #: ends not handed to the writer yet.
+        self.pending: list[Action] = []
+        self.first = 1
+        #: The last round's end seen (a new one in the game: a round ended).
+        self.last_round: RoundOver | None = None
         self.ends: list[RoundOver | GameOver] = []
         self.committed_at = time.monotonic()
+        #: Whether the writer's error has been raised to the match's player already.
+        self.told = False
         store.recorders.add(self)
 
+    @property
+    def match_id(self) -> int:
+        """The match's number in the store (a computer-only match's row is written now, if not yet).
+
+        :raises StoreError: when its row cannot be written.
+        """
+        if self.slot.id is None:
+            self.flush()
+            self.slot.written.wait()
+            self.check()
+        assert self.slot.id is not None
+        return self.slot.id
+
     def applied(self, game: Game, action: Action, events: Sequence[Event]) -> None:
-        number = len(game.actions)
-        ends = [event for event in events if isinstance(event, _ENDS)]
-        if not ends and not self.grouped:  # nearly every action of a match with a person
-            try:
-                self._insert(number, str(action))
-            except IntegrityError:
-                raise self._taken() from None
-            return
-        self.pending.append((number, action))
-        self.ends.extend(ends)
-        over = any(isinstance(event, GameOver) for event in ends)
-        if not self.grouped or over or time.monotonic() - self.committed_at >= GROUP_SECONDS:
+        # Called for every action of every match played flat out: the least work that keeps it.
+        if self.slot.error is not None:
+            self.check()
+        if not self.pending:
+            self.first = len(game.actions)
+        self.pending.append(action)
+        if game.last_round is not self.last_round:  # a round ended (and perhaps the match)
+            self.last_round = game.last_round
+            self.ends.extend(event for event in events if isinstance(event, RoundOver | GameOver))
+            if game.is_over:
+                self.flush()
+                return
+        if not self.grouped or time.monotonic() - self.committed_at >= GROUP_SECONDS:
             self.flush()
 
     def flush(self) -> None:
-        """Commit the actions held back, with the rounds and the match they ended, in one transaction
-        (``Store.close`` calls it)."""
-        if not self.pending:
+        """Hand over the actions held back, with the rounds and the match they ended (``Store.close``
+        calls it): a person's match commits them before this returns.
+
+        :raises StoreError: when a person's match cannot be saved (what it holds is kept for the next try).
+        """
+        if not self.pending and self.match is None:
             return
-        match_id = self.match_id
-        try:
-            with translated(self.store.url, IntegrityError), self.store.engine.begin() as connection:
-                if self.grouped:
-                    _unhurried(connection)
-                statement = _action_insert(connection.dialect)
-                rows = [(match_id, number, str(action)) for number, action in self.pending]
-                if tuple(statement.positiontup or ()) == ACTION_COLUMNS:
-                    connection.exec_driver_sql(statement.string, rows)  # SQLite: the driver's executemany
-                else:  # PostgreSQL: every row in one statement (the driver's executemany is one each)
-                    connection.execute(
-                        ACTIONS_FROM_ARRAYS,
-                        {
-                            "match": match_id,
-                            "numbers": [number for _, number, _ in rows],
-                            "actions": [text for _, _, text in rows],
-                        },
-                    )
-                rounds = [
-                    {
-                        "match_id": match_id,
-                        "round": event.round,
-                        "reason": event.reason,
-                        "winners": list(event.winners),
-                        "points": list(event.points),
-                        "totals": list(event.totals),
-                    }
-                    for event in self.ends
-                    if isinstance(event, RoundOver)
-                ]
-                if rounds:
-                    connection.execute(insert(ROUNDS), rounds)
-                for event in self.ends:
-                    if isinstance(event, GameOver):
-                        connection.execute(
-                            FINISH,
-                            {
-                                "match": match_id,
-                                "status": "finished",
-                                "finished_at": now(),
-                                "winners": list(event.winners),
-                                "totals": list(event.totals),
-                            },
-                        )
-        except IntegrityError:
-            raise self._taken() from None
-        self.pending.clear()
-        self.ends.clear()
+        batch = self._batch()
+        if self.grouped:
+            self.store.writer.submit(batch)
+        else:
+            written = (lambda: self._stored(batch.first, str(batch.actions[0]))) if batch.single_action else None
+            try:
+                with translated(self.store.url, IntegrityError):
+                    self.store.writer.write([batch], written)
+            except IntegrityError:
+                raise self._taken() from None
+        self.match, self.seats, self.pending, self.ends = None, (), [], []
         self.committed_at = time.monotonic()
+
+    def check(self) -> None:
+        """:raises StoreError: for the error the writer's thread met saving this match (every time:
+        what came after it is not saved either)."""
+        error = self.slot.error
+        if error is None:
+            return
+        self.told = True
+        if isinstance(error, IntegrityError):
+            raise self._taken()
+        raise problem(self.store.url, error)
+
+    def _batch(self) -> Batch:
+        rounds = [
+            {
+                "round": event.round,
+                "reason": event.reason,
+                "winners": list(event.winners),
+                "points": list(event.points),
+                "totals": list(event.totals),
+            }
+            for event in self.ends
+            if isinstance(event, RoundOver)
+        ]
+        finish = None
+        for event in self.ends:
+            if isinstance(event, GameOver):
+                finish = {
+                    "status": "finished",
+                    "finished_at": now(),
+                    "winners": list(event.winners),
+                    "totals": list(event.totals),
+                }
+        match = self.match
+        if match is not None and finish is not None:  # a match over before its first commit: one row
+            match, finish = {**match, **finish}, None
+        return Batch(self.slot, match, self.seats, self.pending, self.first, rounds, finish, unhurried=self.grouped)
 
     def _taken(self) -> StoreError:
         return StoreError(
-            f"match {self.match_id} was played on elsewhere (another eights took it up); this one is no longer saved"
+            f"match {self.slot.id} was played on elsewhere (another eights took it up); this one is no longer saved"
         )
-
-    def _insert(self, number: int, text: str) -> None:
-        """One action's row, committed, through the store's writer (or, where the engine's connections
-        cannot be kept apart, in a transaction of its own through the engine)."""
-        store = self.store
-        values = {"match_id": self.match_id, "number": number, "action": text}
-        with translated(store.url, IntegrityError):
-            if not _keepable(store.engine):
-                with store.engine.begin() as connection:
-                    connection.execute(insert(ACTIONS), values)
-                return
-            writer, fresh = _writer(store.engine)
-            try:
-                writer.insert(values)
-            except DBAPIError as exc:
-                if fresh or not exc.connection_invalidated:
-                    raise
-                # The server dropped the connection (a restart, an idle timeout): once more on a new one.
-                _close_writer(store.engine)
-                try:
-                    _writer(store.engine)[0].insert(values)
-                except IntegrityError:
-                    if not self._stored(number, text):
-                        raise  # the lost attempt did not commit it: another eights did
 
     def _stored(self, number: int, text: str) -> bool:
         with self.store.engine.connect() as connection:
             found = connection.scalar(
-                select(ActionRow.action).where(ActionRow.match_id == self.match_id, ActionRow.number == number)
+                select(ActionRow.action).where(ActionRow.match_id == self.slot.id, ActionRow.number == number)
             )
         return found == text
 
     def where(self) -> str:
         return f"match {self.match_id} in {self.store.label}"
-
-
-def _keepable(engine: Engine) -> bool:
-    """Whether a connection can be taken out of ``engine``'s pool for the writer: not where the pool
-    shares one connection (an in-memory SQLite database lives in it)."""
-    return isinstance(engine.pool, QueuePool | NullPool)
-
-
-@functools.lru_cache(maxsize=8)
-def _action_insert(dialect: Dialect) -> SQLCompiler:
-    """The Core insert of one action's row, compiled once for ``dialect``."""
-    compiled = insert(ACTIONS).compile(dialect=dialect, column_keys=list(ACTION_COLUMNS))
-    assert isinstance(compiled, SQLCompiler)
-    return compiled
-
-
-def _unhurried(connection: Connection) -> None:
-    """A computer-only match's transaction on PostgreSQL returns before the server has flushed it to
-    disk (``synchronous_commit`` off, for this transaction only): a killed eights loses nothing the
-    server took, and only a crash of the server's machine could cost its last fraction of a second
-    (computer play, taken up again like any other). SQLite in WAL mode does not wait for the disk at
-    a commit anyway."""
-    if connection.dialect.name == "postgresql":
-        connection.exec_driver_sql("SET LOCAL synchronous_commit TO OFF")
-
-
-def _params(statement: SQLCompiler, values: dict[str, Any]) -> Any:
-    """``values`` as the driver takes them for ``statement``: a tuple in its order, or the dict itself."""
-    order = statement.positiontup
-    return tuple(values[key] for key in order) if order is not None else values
-
-
-class _Writer:
-    """A DBAPI connection of the engine's (opened by it, with its pragmas), detached from its pool, in
-    autocommit, and a cursor on it: each ``insert`` is a transaction of its own. One thread at a time."""
-
-    def __init__(self, engine: Engine) -> None:
-        self.dialect = engine.dialect
-        self.statement = _action_insert(engine.dialect)
-        self.error: type[Exception] = engine.dialect.loaded_dbapi.Error
-        self.lock = threading.Lock()
-        proxied = engine.raw_connection()
-        connection: Any = proxied.driver_connection
-        proxied.detach()
-        try:
-            engine.dialect.set_isolation_level(connection, "AUTOCOMMIT")
-            self.cursor = connection.cursor()
-        except self.error as exc:
-            _close_quietly(connection)
-            raise DBAPIError.instance(None, None, exc, self.error, dialect=self.dialect) from exc
-        self.connection = connection
-        # Closed when the writer goes (a garbage-collected engine) or at exit, if not before.
-        self.close = weakref.finalize(self, _close_quietly, connection)
-
-    def insert(self, values: dict[str, Any]) -> None:
-        statement = self.statement
-        params = _params(statement, values)
-        try:
-            with self.lock:
-                self.cursor.execute(statement.string, params)
-        except self.error as exc:
-            invalidated = self.dialect.is_disconnect(cast(Any, exc), self.connection, self.cursor)
-            raise DBAPIError.instance(
-                statement.string, params, exc, self.error, connection_invalidated=invalidated, dialect=self.dialect
-            ) from exc
-
-
-def _close_quietly(connection: Any) -> None:
-    """Close a DBAPI connection, live or already lost (not through its pool, which would roll back first)."""
-    with contextlib.suppress(Exception):
-        connection.close()
-
-
-#: Each engine's writer, made at its first action; closed when the engine is disposed (``Store.close``).
-_WRITERS: weakref.WeakKeyDictionary[Engine, _Writer] = weakref.WeakKeyDictionary()
-_WRITERS_LOCK = threading.Lock()
-
-
-def _writer(engine: Engine) -> tuple[_Writer, bool]:
-    """``engine``'s writer, and whether it was opened just now.
-
-    :raises DBAPIError: (SQLAlchemy's) when no connection can be opened.
-    """
-    with _WRITERS_LOCK:
-        writer = _WRITERS.get(engine)
-        if writer is not None:
-            return writer, False
-        writer = _WRITERS[engine] = _Writer(engine)
-        if not event.contains(engine, "engine_disposed", _close_writer):
-            event.listen(engine, "engine_disposed", _close_writer)
-        return writer, True
-
-
-def _close_writer(engine: Engine) -> None:
-    with _WRITERS_LOCK:
-        writer = _WRITERS.pop(engine, None)
-    if writer is not None:
-        writer.close()
 
 
 class Store:
@@ -402,18 +290,31 @@ class Store:
         self.label = label(url)
         self.engine: Engine = make_engine(url)
         migrate(self.engine, url)
+        self.writer = Writer(self.engine)
         #: The recorders of the matches this store is saving (a grouped one may hold actions).
         self.recorders: weakref.WeakSet[Recorder] = weakref.WeakSet()
 
     def close(self) -> None:
-        """Commit what any match holds back, and let go of the database."""
+        """Commit what any match holds back, and let go of the database.
+
+        :raises StoreError: when a computer-only match's last actions could not be saved (and no one
+            was told yet).
+        """
         try:
-            for recorder in list(self.recorders):
+            recorders = list(self.recorders)
+            for recorder in recorders:
                 recorder.flush()
+            self.writer.settle()
+            for recorder in recorders:
+                if not recorder.told:
+                    recorder.check()
         finally:
+            self.writer.close()
             self.engine.dispose()
 
     def _session(self) -> DbSession:
+        """A session to read (or change) what is saved: what the writer's thread holds is committed first."""
+        self.writer.settle()
         return DbSession(self.engine, expire_on_commit=False)
 
     # ----- playing -----------------------------------------------------------------------------------------
@@ -425,41 +326,24 @@ class Store:
         """
         session = Session(config, game)
         kept = replace(config, seed=session.game.seed)
-        grouped = HUMAN not in config.seats
-        with translated(self.url), self.engine.begin() as connection:
-            if grouped:
-                _unhurried(connection)
-            match_id: int = connection.execute(
-                insert(MATCHES).returning(MATCHES.c.id),
-                {
-                    "started_at": now(),
-                    "finished_at": None,
-                    "variant": config.rules.name,
-                    "players": config.players,
-                    "seed": session.game.seed,
-                    "config": kept.to_dict(),
-                    "status": "playing",
-                    "winners": None,
-                    "totals": None,
-                },
-            ).scalar_one()
-            connection.execute(
-                insert(SEATS),
-                [
-                    {"match_id": match_id, "seat": seat, "name": name, "player": who}
-                    for seat, (name, who) in enumerate(zip(session.names, config.seats, strict=True))
-                ],
-            )
-            # A game handed in (a puzzle, a test) may already hold actions: keep them too.
-            if session.game.actions:
-                connection.execute(
-                    insert(ACTIONS),
-                    [
-                        {"match_id": match_id, "number": number, "action": str(action)}
-                        for number, action in enumerate(session.game.actions, 1)
-                    ],
-                )
-        session.log = Recorder(self, match_id, grouped=grouped)
+        match = {
+            "started_at": now(),
+            "finished_at": None,
+            "variant": config.rules.name,
+            "players": config.players,
+            "seed": session.game.seed,
+            "config": kept.to_dict(),
+            "status": "playing",
+            "winners": None,
+            "totals": None,
+        }
+        seats = tuple(zip(session.names, config.seats, strict=True))
+        recorder = Recorder(self, grouped=HUMAN not in config.seats, match=match, seats=seats)
+        # A game handed in (a puzzle, a test) may already hold actions: keep them too.
+        recorder.pending = list(session.game.actions)
+        if not recorder.grouped:
+            recorder.flush()  # a person's match is in the store before its first action
+        session.log = recorder
         return session
 
     def resume(self, match_id: int) -> Session:
@@ -524,6 +408,7 @@ class Store:
 
     def abandon(self, match_id: int) -> None:
         """Forget a match (its actions and rounds too)."""
+        self.writer.settle()
         with translated(self.url), self.engine.begin() as connection:
             connection.execute(delete(Match).where(Match.id == match_id))
 

@@ -1,0 +1,473 @@
+"""Writing matches as they are played: the hot path of the store.
+
+Every applied action is written here, so the work per action is kept to the database's own: the
+statements are compiled once per dialect and run on a DBAPI connection of the store's own (opened by
+its engine, with its pragmas, then taken out of the pool), not through SQLAlchemy's execution for
+each statement.
+
+What is written comes as a ``Batch``: one match's row and seats (the first time), actions, the
+rounds they ended and the match's result. A batch from a match with a person at it is written at
+once, on the caller's thread, and committed before the call returns. A computer-only match's batches
+go to the writer's thread, which commits whatever has come in since its last commit in one
+transaction while the computers play on ("behind" play): the database's time (a PostgreSQL server's
+round trips and checks, SQLite's pages) is then off the match's path; only the handing over is not.
+"""
+
+from __future__ import annotations
+
+import atexit
+import contextlib
+import functools
+import json
+import threading
+import weakref
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, cast
+
+from sqlalchemy import JSON, Engine, Table, bindparam, insert, update
+from sqlalchemy.engine import Dialect
+from sqlalchemy.exc import DBAPIError, IntegrityError
+from sqlalchemy.pool import NullPool, QueuePool
+from sqlalchemy.sql import ClauseElement
+
+from eights.store.models import ActionRow, Match, RoundRow, Seat
+
+#: The tables that saving a match writes, as Core tables.
+MATCHES = cast(Table, Match.__table__)
+SEATS = cast(Table, Seat.__table__)
+ACTIONS = cast(Table, ActionRow.__table__)
+ROUNDS = cast(Table, RoundRow.__table__)
+
+
+@dataclass(frozen=True)
+class Prepared:
+    """A statement compiled once for a dialect, to run on a DBAPI cursor: its SQL, the order of its
+    parameters where the driver takes them by position (SQLite), and the dialect's conversion of
+    values where one is needed (JSON; times on SQLite)."""
+
+    sql: str
+    order: tuple[str, ...] | None
+    convert: Mapping[str, Callable[[Any], Any]]
+
+    def params(self, values: Mapping[str, Any]) -> tuple[Any, ...] | dict[str, Any]:
+        convert = self.convert
+        if self.order is not None:
+            return tuple(convert[key](values[key]) if key in convert else values[key] for key in self.order)
+        return {key: convert[key](value) if key in convert else value for key, value in values.items()}
+
+
+def _prepare(statement: ClauseElement, dialect: Dialect, table: Table, keys: Sequence[str]) -> Prepared:
+    compiled = statement.compile(dialect=dialect, column_keys=[key for key in keys if key in table.c])
+    convert = {}
+    for key in keys:
+        if key in table.c:
+            processor = table.c[key].type.dialect_impl(dialect).bind_processor(dialect)
+            if processor is not None:
+                convert[key] = processor
+    order = getattr(compiled, "positiontup", None)
+    return Prepared(compiled.string, tuple(order) if order is not None else None, convert)
+
+
+@dataclass(eq=False)
+class Slot:
+    """One match as the writer knows it: its id once its row is written, and the error that stopped
+    its saving, if one did (a writer thread's error waits here for the match's next action)."""
+
+    id: int | None = None
+    error: DBAPIError | None = None
+    #: Set once the match's row is written, or its writing failed.
+    written: threading.Event = field(default_factory=threading.Event)
+
+    def __post_init__(self) -> None:
+        if self.id is not None:
+            self.written.set()
+
+
+@dataclass(eq=False)
+class Batch:
+    """What one match hands the writer at once."""
+
+    slot: Slot
+    #: The match's row (``MATCH_KEYS``) and its seats' ``(name, player)``: only in its first batch.
+    match: dict[str, Any] | None = None
+    seats: Sequence[tuple[str, str]] = ()
+    #: The actions (their rows hold ``str(action)``), the first of them the match's action number ``first``.
+    actions: Sequence[object] = ()
+    first: int = 1
+    #: The rounds that ended (``round``, ``reason``, ``winners``, ``points``, ``totals``).
+    rounds: Sequence[dict[str, Any]] = ()
+    #: The match's result (``status``, ``finished_at``, ``winners``, ``totals``), once it is over.
+    finish: dict[str, Any] | None = None
+    #: The transaction may return before the server has it on disk (PostgreSQL's ``synchronous_commit``
+    #: off, for this transaction only): a killed eights loses nothing the server took; only a crash
+    #: of the server's machine could cost its last fraction of a second. SQLite in WAL mode does not
+    #: wait for the disk at a commit anyway.
+    unhurried: bool = False
+
+    @property
+    def single_action(self) -> bool:
+        """Just one action of a match already written: a statement of its own, committed alone."""
+        return self.match is None and len(self.actions) == 1 and not self.rounds and self.finish is None
+
+
+MATCH_KEYS = ("started_at", "finished_at", "variant", "players", "seed", "config", "status", "winners", "totals")
+SEAT_KEYS = ("seat", "name", "player")
+ACTION_KEYS = ("number", "action")
+ROUND_KEYS = ("round", "reason", "winners", "points", "totals")
+FINISH_KEYS = ("status", "finished_at", "winners", "totals")
+#: The tables a batch adds rows to, each with its columns after ``match_id``.
+ROWS = ((SEATS, SEAT_KEYS), (ACTIONS, ACTION_KEYS), (ROUNDS, ROUND_KEYS))
+
+
+def _rows(batch: Batch) -> tuple[list[tuple[Any, ...]], ...]:
+    """A batch's seats, actions and rounds (``ROWS``), each row the values of its columns in order."""
+    return (
+        [(seat, name, who) for seat, (name, who) in enumerate(batch.seats)],
+        [(number, str(action)) for number, action in enumerate(batch.actions, batch.first)],
+        [tuple(row[key] for key in ROUND_KEYS) for row in batch.rounds],
+    )
+
+
+class Statements:
+    """How saving writes one dialect's rows: a transaction of batches, and a person's action alone.
+
+    The rows of a table go in one statement as a JSON array of arrays that the database reads
+    itself (however many), not a statement per row: SQLite's driver lets go of the interpreter at
+    every row it steps (its ``executemany`` hands the interpreter to and fro with the match's thread
+    row by row), PostgreSQL's pays a round trip per statement."""
+
+    def __init__(self, dialect: Dialect) -> None:
+        #: One action's row, committed alone (nearly every action of a person's match).
+        self.action = _prepare(insert(ACTIONS), dialect, ACTIONS, ("match_id", *ACTION_KEYS))
+
+    def transaction(self, cursor: Any, batches: Sequence[Batch], unhurried: bool) -> dict[Slot, int]:
+        """The batches' rows in one transaction, begun and committed on ``cursor`` (the caller rolls
+        back on an error); the numbers of the matches written first."""
+        raise NotImplementedError
+
+
+class SqliteStatements(Statements):
+    """On SQLite every table's rows of a transaction go in one statement (``json_each``); a new match's
+    row, a statement each, gives its number."""
+
+    def __init__(self, dialect: Dialect) -> None:
+        super().__init__(dialect)
+        self.match = _prepare(insert(MATCHES).returning(MATCHES.c.id), dialect, MATCHES, MATCH_KEYS)
+        self.rows = [
+            f"INSERT INTO {table.name} (match_id, {', '.join(keys)}) SELECT "
+            + ", ".join(f"json_extract(value, '$[{place}]')" for place in range(len(keys) + 1))
+            + " FROM json_each(?)"
+            for table, keys in ROWS
+        ]
+        self.finish = _prepare(
+            update(MATCHES).where(MATCHES.c.id == bindparam("match")), dialect, MATCHES, ("match", *FINISH_KEYS)
+        )
+
+    def transaction(self, cursor: Any, batches: Sequence[Batch], unhurried: bool) -> dict[Slot, int]:
+        cursor.execute("BEGIN IMMEDIATE")  # SQLite in WAL mode does not wait for the disk at a commit anyway
+        made: dict[Slot, int] = {}
+        tables: tuple[list[tuple[Any, ...]], ...] = ([], [], [])
+        for batch in batches:
+            if batch.match is not None:
+                cursor.execute(self.match.sql, self.match.params(batch.match))
+                made[batch.slot] = int(cursor.fetchone()[0])
+            owner = made.get(batch.slot, batch.slot.id)
+            for rows, kept in zip(_rows(batch), tables, strict=True):
+                kept.extend((owner, *row) for row in rows)
+            if batch.finish is not None:
+                cursor.execute(self.finish.sql, self.finish.params({"match": owner, **batch.finish}))
+        for sql, kept in zip(self.rows, tables, strict=True):
+            if kept:
+                cursor.execute(sql, (_json(kept),))
+        cursor.execute("COMMIT")
+        return made
+
+
+class PostgresStatements(Statements):
+    """On PostgreSQL the new matches take their numbers from their sequence first (one query), then
+    the whole transaction goes as one script, in one round trip: each table's rows in one statement
+    (``json_array_elements``, each value cast to its column's type)."""
+
+    def __init__(self, dialect: Dialect) -> None:
+        super().__init__(dialect)
+
+        def values(table: Table, keys: Sequence[str]) -> str:
+            """The columns ``keys`` of ``table`` from a JSON array ``v``, each as its column's type."""
+            return ", ".join(
+                f"v->{place}"
+                if isinstance(table.c[key].type, JSON)
+                else f"(v->>{place})::{table.c[key].type.compile(dialect)}"
+                for place, key in enumerate(keys)
+            )
+
+        def rows(table: Table, keys: Sequence[str]) -> str:
+            return f"INSERT INTO {table.name} ({', '.join(keys)}) SELECT {values(table, keys)} FROM {{}}"
+
+        self.numbers = (
+            f"SELECT nextval(pg_get_serial_sequence('{MATCHES.name}', 'id')) FROM generate_series(1, %(count)s)"
+        )
+        self.match = rows(MATCHES, ("id", *MATCH_KEYS))
+        self.rows = [rows(table, ("match_id", *keys)) for table, keys in ROWS]
+        self.finish = (
+            f"UPDATE {MATCHES.name} AS m SET ({', '.join(FINISH_KEYS)}) = "
+            f"({', '.join(f'f.{key}' for key in FINISH_KEYS)}) "
+            f"FROM (SELECT {values(MATCHES, ('id', *FINISH_KEYS))} FROM {{}}) AS f (id, {', '.join(FINISH_KEYS)}) "
+            "WHERE m.id = f.id"
+        )
+
+    def transaction(self, cursor: Any, batches: Sequence[Batch], unhurried: bool) -> dict[Slot, int]:
+        from psycopg.sql import Literal
+
+        def elements(rows: Sequence[Any]) -> str:
+            return f"json_array_elements({Literal(_json(rows)).as_string(cursor.connection)}::json) AS r(v)"
+
+        new = [(batch.slot, batch.match) for batch in batches if batch.match is not None]
+        made: dict[Slot, int] = {}
+        if new:
+            cursor.execute(self.numbers, {"count": len(new)})
+            made = {slot: int(found[0]) for (slot, _), found in zip(new, cursor.fetchall(), strict=True)}
+        script = ["BEGIN"] + (["SET LOCAL synchronous_commit TO OFF"] if unhurried else [])
+        if new:
+            matches = [[made[slot], *(match[key] for key in MATCH_KEYS)] for slot, match in new]
+            script.append(self.match.format(elements(matches)))
+        tables: tuple[list[tuple[Any, ...]], ...] = ([], [], [])
+        finishes = []
+        for batch in batches:
+            owner = made.get(batch.slot, batch.slot.id)
+            for rows, kept in zip(_rows(batch), tables, strict=True):
+                kept.extend((owner, *row) for row in rows)
+            if batch.finish is not None:
+                finishes.append([owner, *(batch.finish[key] for key in FINISH_KEYS)])
+        script.extend(sql.format(elements(kept)) for sql, kept in zip(self.rows, tables, strict=True) if kept)
+        if finishes:
+            script.append(self.finish.format(elements(finishes)))
+        script.append("COMMIT")
+        cursor.execute("; ".join(script))
+        return made
+
+
+def _json(rows: Sequence[Any]) -> str:
+    """Rows as JSON (times as ISO 8601 text)."""
+    return json.dumps(rows, default=lambda value: value.isoformat(), separators=(",", ":"))
+
+
+@functools.lru_cache(maxsize=8)
+def statements(dialect: Dialect) -> Statements:
+    return PostgresStatements(dialect) if dialect.name == "postgresql" else SqliteStatements(dialect)
+
+
+class OwnConnection:
+    """A DBAPI connection of the engine's (opened by it, with its pragmas), detached from its pool, in
+    autocommit, with a cursor: each ``write`` is a transaction of its own (or, for a single action, one
+    statement). One thread at a time (a lock)."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.dialect = engine.dialect
+        self.sql = statements(engine.dialect)
+        self.error: type[Exception] = engine.dialect.loaded_dbapi.Error
+        self.lock = threading.Lock()
+        proxied = engine.raw_connection()
+        connection: Any = proxied.driver_connection
+        proxied.detach()
+        try:
+            engine.dialect.set_isolation_level(connection, "AUTOCOMMIT")
+            self.cursor = connection.cursor()
+        except self.error as exc:
+            _close_quietly(connection)
+            raise DBAPIError.instance(None, None, exc, self.error, dialect=self.dialect) from exc
+        self.connection = connection
+        # Closed when the connection object goes, or at exit, if not before.
+        self.close = weakref.finalize(self, _close_quietly, connection)
+
+    def write(self, batches: Sequence[Batch]) -> dict[Slot, int]:
+        """:raises DBAPIError: (SQLAlchemy's, ``connection_invalidated`` when the connection was lost),
+        with nothing of the batches written."""
+        cursor = self.cursor
+        with self.lock, self._translated():
+            if len(batches) == 1 and batches[0].single_action:  # nearly every action of a person's match
+                (batch,) = batches
+                values = {"match_id": batch.slot.id, "number": batch.first, "action": str(batch.actions[0])}
+                cursor.execute(self.sql.action.sql, self.sql.action.params(values))
+                return {}
+            try:
+                return self.sql.transaction(cursor, batches, any(batch.unhurried for batch in batches))
+            except BaseException:
+                with contextlib.suppress(self.error):
+                    cursor.execute("ROLLBACK")
+                raise
+
+    @contextlib.contextmanager
+    def _translated(self) -> Iterator[None]:
+        """The driver's errors as SQLAlchemy's, telling whether the connection is lost."""
+        try:
+            yield
+        except self.error as exc:
+            lost = self.dialect.is_disconnect(cast(Any, exc), self.connection, self.cursor)
+            raise DBAPIError.instance(
+                None, None, exc, self.error, connection_invalidated=lost, dialect=self.dialect
+            ) from exc
+
+
+def _close_quietly(connection: Any) -> None:
+    """Close a DBAPI connection, live or already lost (not through its pool, which would roll back first)."""
+    with contextlib.suppress(Exception):
+        connection.close()
+
+
+def keepable(engine: Engine) -> bool:
+    """Whether a connection can be taken out of ``engine``'s pool for the writer: not where the pool
+    shares one connection (an in-memory SQLite database lives in it)."""
+    return isinstance(engine.pool, QueuePool | NullPool)
+
+
+class Writer:
+    """A store's writer: its connection (opened at the first write, opened again once when the server
+    dropped it) and the thread that writes computer-only matches behind play.
+
+    Where the engine's connections cannot be kept apart (an in-memory database), every batch is
+    written at once through the engine's own connection.
+    """
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        self.connection: OwnConnection | None = None
+        self.queue: list[Batch] = []
+        self.busy = False
+        self.changed = threading.Condition()
+        self.thread: threading.Thread | None = None
+        self.stopping = False
+        self.opening = threading.Lock()
+        _LIVE.add(self)
+
+    def write(self, batches: Sequence[Batch], written: Callable[[], bool] | None = None) -> None:
+        """Write ``batches`` now, on this thread; their slots learn their match's id. When the server
+        dropped the connection, they are written once more on a new one; if that finds their rows there
+        already, ``written`` tells whether the lost attempt had committed them (they are not another's).
+
+        :raises DBAPIError: (SQLAlchemy's) with nothing of them written; IntegrityError where a row
+            was there already (another eights took the match up).
+        """
+        if not keepable(self.engine):
+            made = self._through_engine(batches)
+        else:
+            fresh = self.connection is None
+            try:
+                made = self._connection().write(batches)
+            except DBAPIError as exc:
+                if fresh or not exc.connection_invalidated:
+                    raise
+                self._drop()
+                try:
+                    made = self._connection().write(batches)
+                except IntegrityError:
+                    if written is None or not written():
+                        raise
+                    made = {}
+        for slot, match_id in made.items():
+            slot.id = match_id
+            slot.written.set()
+
+    def submit(self, batch: Batch) -> None:
+        """Hand ``batch`` to the writer's thread; a failure is kept in its slot."""
+        if not keepable(self.engine):
+            self._write_or_keep([batch])
+            return
+        with self.changed:
+            self.queue.append(batch)
+            if self.thread is None:
+                self.thread = threading.Thread(target=self._run, name="eights-store-writer", daemon=True)
+                self.thread.start()
+            if len(self.queue) == 1:  # the thread may be waiting for one (or busy: then it comes for the rest)
+                self.changed.notify_all()
+
+    def settle(self) -> None:
+        """Wait until everything handed to the thread is written (or has failed)."""
+        with self.changed:
+            while self.queue or self.busy:
+                self.changed.wait()
+
+    def close(self) -> None:
+        """Write what is handed over, stop the thread and close the connection."""
+        with self.changed:
+            self.stopping = True
+            self.changed.notify_all()
+        if self.thread is not None:
+            self.thread.join()
+        _LIVE.discard(self)
+        self._drop()
+
+    def _run(self) -> None:
+        while True:
+            with self.changed:
+                while not self.queue and not self.stopping:
+                    self.changed.wait()
+                if not self.queue:
+                    return
+                # All that came in while the last commit was on its way goes in this one.
+                batches, self.queue = self.queue, []
+                self.busy = True
+            try:
+                self._write_or_keep(batches)
+            finally:
+                with self.changed:
+                    self.busy = False
+                    self.changed.notify_all()
+
+    def _write_or_keep(self, batches: list[Batch]) -> None:
+        """Write ``batches`` together; when that fails, each match's own, so that one match's error
+        (kept in its slot) costs no other match its rows."""
+        live = [batch for batch in batches if batch.slot.error is None]
+        try:
+            self.write(live)
+            return
+        except DBAPIError as exc:
+            if len({batch.slot for batch in live}) == 1:
+                self._fail(live[0].slot, exc)
+                return
+        for slot in dict.fromkeys(batch.slot for batch in live):
+            try:
+                self.write([batch for batch in live if batch.slot is slot])
+            except DBAPIError as exc:
+                self._fail(slot, exc)
+
+    @staticmethod
+    def _fail(slot: Slot, exc: DBAPIError) -> None:
+        slot.error = exc
+        slot.written.set()
+
+    def _through_engine(self, batches: Sequence[Batch]) -> dict[Slot, int]:
+        error = self.engine.dialect.loaded_dbapi.Error
+        raw = self.engine.raw_connection()
+        cursor = raw.cursor()
+        try:
+            return statements(self.engine.dialect).transaction(cursor, batches, False)
+        except error as exc:
+            raw.rollback()
+            raise DBAPIError.instance(None, None, exc, error) from exc
+        finally:
+            cursor.close()
+            raw.close()
+
+    def _connection(self) -> OwnConnection:
+        with self.opening:
+            if self.connection is None:
+                self.connection = OwnConnection(self.engine)
+            return self.connection
+
+    def _drop(self) -> None:
+        with self.opening:
+            if self.connection is not None:
+                self.connection.close()
+                self.connection = None
+
+
+#: The writers of stores not closed yet: a program that ends without closing its store still
+#: commits what its writer's thread holds.
+_LIVE: weakref.WeakSet[Writer] = weakref.WeakSet()
+
+
+@atexit.register
+def _settle_every_writer() -> None:
+    for writer in list(_LIVE):
+        writer.settle()
