@@ -408,6 +408,8 @@ def test_baby_eating_blocked_tie_is_shared() -> None:
     sheet = Sheet.new(BABY, ["Ann", "Bob", "Cid"], dealer="Ann")
     sheet.add_round(None, {"Ann": "8H", "Bob": "3C", "Cid": "4D 5D"})  # Ann and Bob 1 card each
     assert sheet.totals == (1, 1, 0)
+    # No points are kept: the cards left are shown as cards, not as a sum of zeros.
+    assert [sheet.breakdown_text(1, name) for name in sheet.players] == ["1 card: 8H", "1 card: 3C", "2 cards: 4D 5D"]
 
 
 def test_baby_eating_teams_tally() -> None:

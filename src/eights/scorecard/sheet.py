@@ -210,7 +210,8 @@ class Sheet:
         return breakdown(self.setup, result.entry.left[self.setup.seat(player)])
 
     def breakdown_text(self, number: int, player: str) -> str:
-        """``8H 50 + KS 10 = 60``; ``12 points`` where points were entered; ``went out``."""
+        """``8H 50 + KS 10 = 60``; ``12 points`` where points were entered; ``went out``. Where no
+        points are kept (the cards left only settle a blocked round): ``2 cards: 8H KS``."""
         seat = self.setup.seat(player)
         result = self.result(number)
         if result.entry.out == seat:
@@ -218,6 +219,9 @@ class Sheet:
         cards = breakdown(self.setup, result.entry.left[seat])
         if cards is None:
             return "-" if result.entry.left[seat] is None else f"{result.worth[seat]} points"
+        if not self.keeps_points:
+            held = f"{len(cards)} card{'' if len(cards) == 1 else 's'}"
+            return f"{held}: {' '.join(str(card) for card, _ in cards)}" if cards else "no cards"
         if not cards:
             return "no cards = 0"
         return " + ".join(f"{card} {value}" for card, value in cards) + f" = {result.worth[seat]}"

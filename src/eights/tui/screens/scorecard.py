@@ -324,11 +324,11 @@ class SheetScreen(Screen[None]):
         for seat, name in enumerate(players):
             text.append(f"\n{name}: ", "bold")
             cards = sheet.breakdown(result.number, name)
-            if cards:
+            if cards and sheet.keeps_points:
                 shown = " + ".join(f"{card.pretty()} {value}" for card, value in cards)
                 text.append_text(styled(f"{shown} = {result.worth[seat]}"))
             else:
-                text.append(sheet.breakdown_text(result.number, name))
+                text.append_text(styled(sheet.breakdown_text(result.number, name)))
             text.append(f"; {scored_words(sheet, result, seat)}")
         self.query_one("#last", Static).update(text)
 
