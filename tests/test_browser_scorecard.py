@@ -216,10 +216,19 @@ def test_a_second_phone_follows_the_read_only_link_and_cannot_change_the_sheet(c
             other.goto(edit_link)
             other.wait_for_selector("#entry:not([hidden])", timeout=WAIT)
             assert other.url == link and other.is_hidden("#following")
+            page.click("#out-1")  # the first phone has begun round 4 as well
             fill_round(other, *ROUNDS[3])
             save(other, 4)
             watcher.wait_for_function("document.body.dataset.rounds === '4'", timeout=WAIT)
             assert shown_totals(watcher) == TOTALS[3]
+            # The first phone is told why what it had begun is gone, and its form waits for round 5.
+            page.wait_for_function("document.body.dataset.rounds === '4'", timeout=WAIT)
+            assert page.inner_text("#problem") == (
+                "Round 4 was entered on another device while you were entering it here: "
+                "check it in the list; what you had begun was cleared."
+            )
+            assert page.get_attribute("#out-1", "aria-pressed") == "false"
+            assert page.inner_text("#next") == "Round 5 of 15: Bob deals 4 cards each."
         finally:
             second.close()
     finally:

@@ -292,11 +292,32 @@ async function openSheet(sheetCode) {
   follow();
 }
 
-function show(data) {
+/** Show the sheet as ``data`` has it. A round being entered that is now in the sheet, or a round being
+ * changed that is gone, starts the form afresh; when that came from another device (``elsewhere``) and
+ * something had been entered here, say so. */
+function show(data, elsewhere = false) {
+  const before = form;
   sheet = data;
   if (!form || (!form.editing && form.round !== (sheet.next?.round ?? null))) form = freshForm();
   if (form.editing && form.editing > sheet.rounds.length) form = freshForm();
+  if (elsewhere && before && form !== before && begun(before)) {
+    problem(
+      before.editing
+        ? `Round ${before.editing} was deleted on another device while you were changing it here.`
+        : `Round ${before.round} was entered on another device while you were entering it here: ` +
+            "check it in the list; what you had begun was cleared.",
+    );
+  }
   keepingFocus(drawSheet);
+}
+
+/** Whether anything was entered on ``entry`` (a form). */
+function begun(entry) {
+  return (
+    Boolean(entry.editing) ||
+    entry.out !== undefined ||
+    Object.values(entry.hands).some((hand) => hand.cards.length > 0 || hand.points !== "")
+  );
 }
 
 function drawSheet() {
@@ -662,7 +683,7 @@ function follow() {
         return;
       }
       if (data.error) problem(data.error);
-      else if (data.revision !== sheet.revision) show(data);
+      else if (data.revision !== sheet.revision) show(data, !busy); // while a change of ours is on its way, it may be ours
     });
     socket.addEventListener("close", (event) => {
       if (event.code === CLOSE_NO_SHEET) return;
