@@ -4,6 +4,7 @@ again, history and stats, remembered settings, and databases that cannot be used
 from __future__ import annotations
 
 import sqlite3
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -14,7 +15,7 @@ from eights.rules import PRESETS
 from eights.store import Store, StoreError, database_url, matches
 from eights.store import db as store_db
 from eights.store.writer import Batch, Writer
-from eights.table import PlayConfig, Session, build_config
+from eights.table import PlayConfig, Session, UsageError, build_config
 
 
 def play_out(session: Session, stop_after: int | None = None) -> None:
@@ -141,6 +142,22 @@ def test_one_match_failing_in_the_writers_commit_costs_the_others_nothing(
     assert len(store.record(match_id).actions) == 7, "six of its own and the other eights' one"
     with pytest.raises(StoreError, match=rf"match {match_id} was played on elsewhere .* no longer saved"):
         play_out(taken, stop_after=1)
+
+
+def test_a_value_the_database_refuses_fails_its_match_in_words_and_the_writer_goes_on(store: Store) -> None:
+    """Anything the writer's thread meets (here a seed beyond a 64-bit integer, which the command line
+    refuses first) fails that match with a one-line error; the thread lives on for the others."""
+    with pytest.raises(UsageError, match=r"seed: 18446744073709551616 is too large to save with the match"):
+        build_config("classic", players=2, bots="easy", humans=0, seed=2**64)
+    config = replace(build_config("classic", players=2, bots="easy", humans=0), seed=2**64)
+    broken = store.start(config)
+    play_out(broken)
+    with pytest.raises(StoreError, match=r"^the database .* failed: "):
+        broken.log.match_id  # type: ignore[union-attr]  # noqa: B018
+    fine = store.start(build_config("classic", players=2, bots="easy", humans=0, seed=3))
+    play_out(fine)
+    assert store.summary(fine.log.match_id).finished  # type: ignore[union-attr]
+    assert [m.id for m in store.matches()] == [fine.log.match_id]  # type: ignore[union-attr]
 
 
 def test_a_match_taken_up_again_is_the_same_for_every_seat(store: Store) -> None:

@@ -27,7 +27,7 @@ from typing import Any, cast
 
 from sqlalchemy import JSON, Engine, Table, bindparam, insert, update
 from sqlalchemy.engine import Dialect
-from sqlalchemy.exc import DBAPIError, IntegrityError
+from sqlalchemy.exc import DBAPIError, IntegrityError, SQLAlchemyError, StatementError
 from sqlalchemy.pool import NullPool, QueuePool
 from sqlalchemy.sql import ClauseElement
 
@@ -75,7 +75,7 @@ class Slot:
     its saving, if one did (a writer thread's error waits here for the match's next action)."""
 
     id: int | None = None
-    error: DBAPIError | None = None
+    error: SQLAlchemyError | None = None
     #: Set once the match's row is written, or its writing failed.
     written: threading.Event = field(default_factory=threading.Event)
 
@@ -333,7 +333,8 @@ class Writer:
         self.engine = engine
         self.connection: OwnConnection | None = None
         self.queue: list[Batch] = []
-        self.busy = False
+        #: Batches handed to the thread, and those it has written (or failed), since the start.
+        self.handed = self.done = 0
         self.changed = threading.Condition()
         self.thread: threading.Thread | None = None
         self.stopping = False
@@ -345,28 +346,36 @@ class Writer:
         dropped the connection, they are written once more on a new one; if that finds their rows there
         already, ``written`` tells whether the lost attempt had committed them (they are not another's).
 
-        :raises DBAPIError: (SQLAlchemy's) with nothing of them written; IntegrityError where a row
-            was there already (another eights took the match up).
+        :raises SQLAlchemyError: with nothing of them written: IntegrityError where a row was there
+            already (another eights took the match up), another DBAPIError from the database, and a
+            StatementError for anything else (a value the driver cannot take).
         """
-        if not keepable(self.engine):
-            made = self._through_engine(batches)
-        else:
-            fresh = self.connection is None
-            try:
-                made = self._connection().write(batches)
-            except DBAPIError as exc:
-                if fresh or not exc.connection_invalidated:
-                    raise
-                self._drop()
-                try:
-                    made = self._connection().write(batches)
-                except IntegrityError:
-                    if written is None or not written():
-                        raise
-                    made = {}
+        try:
+            made = self._write(batches, written)
+        except SQLAlchemyError:
+            raise
+        except Exception as exc:
+            raise StatementError(str(exc), None, None, exc) from exc
         for slot, match_id in made.items():
             slot.id = match_id
             slot.written.set()
+
+    def _write(self, batches: Sequence[Batch], written: Callable[[], bool] | None) -> dict[Slot, int]:
+        if not keepable(self.engine):
+            return self._through_engine(batches)
+        fresh = self.connection is None
+        try:
+            return self._connection().write(batches)
+        except DBAPIError as exc:
+            if fresh or not exc.connection_invalidated:
+                raise
+            self._drop()
+            try:
+                return self._connection().write(batches)
+            except IntegrityError:
+                if written is None or not written():
+                    raise
+                return {}
 
     def submit(self, batch: Batch) -> None:
         """Hand ``batch`` to the writer's thread; a failure is kept in its slot."""
@@ -375,6 +384,7 @@ class Writer:
             return
         with self.changed:
             self.queue.append(batch)
+            self.handed += 1
             if self.thread is None:
                 self.thread = threading.Thread(target=self._run, name="eights-store-writer", daemon=True)
                 self.thread.start()
@@ -382,9 +392,11 @@ class Writer:
                 self.changed.notify_all()
 
     def settle(self) -> None:
-        """Wait until everything handed to the thread is written (or has failed)."""
+        """Wait until everything handed to the thread so far is written (or has failed); what others
+        hand it meanwhile is not waited for."""
         with self.changed:
-            while self.queue or self.busy:
+            handed = self.handed
+            while self.done < handed:
                 self.changed.wait()
 
     def close(self) -> None:
@@ -406,12 +418,11 @@ class Writer:
                     return
                 # All that came in while the last commit was on its way goes in this one.
                 batches, self.queue = self.queue, []
-                self.busy = True
             try:
                 self._write_or_keep(batches)
             finally:
                 with self.changed:
-                    self.busy = False
+                    self.done += len(batches)
                     self.changed.notify_all()
 
     def _write_or_keep(self, batches: list[Batch]) -> None:
@@ -421,18 +432,18 @@ class Writer:
         try:
             self.write(live)
             return
-        except DBAPIError as exc:
+        except SQLAlchemyError as exc:
             if len({batch.slot for batch in live}) == 1:
                 self._fail(live[0].slot, exc)
                 return
         for slot in dict.fromkeys(batch.slot for batch in live):
             try:
                 self.write([batch for batch in live if batch.slot is slot])
-            except DBAPIError as exc:
+            except SQLAlchemyError as exc:
                 self._fail(slot, exc)
 
     @staticmethod
-    def _fail(slot: Slot, exc: DBAPIError) -> None:
+    def _fail(slot: Slot, exc: SQLAlchemyError) -> None:
         slot.error = exc
         slot.written.set()
 

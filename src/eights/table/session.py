@@ -163,6 +163,16 @@ class PlayConfig:
         return cls(rules, seats, None if seed is None else int(seed), speed, people)
 
 
+#: The largest seed a match can be saved with (the store keeps it as a signed 64-bit integer).
+MAX_SEED = 2**63 - 1
+
+
+def check_seed(seed: int | None) -> int | None:
+    if seed is not None and abs(seed) > MAX_SEED:
+        raise UsageError(f"seed: {seed} is too large to save with the match; give a whole number of at most 18 digits")
+    return seed
+
+
 def check_speed(speed: int) -> int:
     if speed not in SPEEDS:
         raise UsageError(f"speed: {speed} is not valid; valid: 1 (slow) to 5 (no pause)")
@@ -245,7 +255,7 @@ def build_config(
             f"({players} players, {people} human{'s' if people != 1 else ''}); give one level or one per seat"
         )
     rules.check_players(players)
-    return PlayConfig(rules, (HUMAN,) * people + tuple(levels), seed, check_speed(speed), given)
+    return PlayConfig(rules, (HUMAN,) * people + tuple(levels), check_seed(seed), check_speed(speed), given)
 
 
 class MatchLog(Protocol):
