@@ -6,13 +6,14 @@ from __future__ import annotations
 import sqlite3
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import pytest
 from sqlalchemy import text
 
 from eights.engine import view
 from eights.rules import PRESETS
-from eights.store import Store, StoreError, database_url, matches
+from eights.store import Store, StoreError, database_url, matches, writer
 from eights.store import db as store_db
 from eights.store.writer import Batch, Writer
 from eights.table import PlayConfig, Session, UsageError, build_config
@@ -160,6 +161,34 @@ def test_a_value_the_database_refuses_fails_its_match_in_words_and_the_writer_go
     assert [m.id for m in store.matches()] == [fine.log.match_id]  # type: ignore[union-attr]
 
 
+def test_a_connection_lost_after_its_commit_does_not_save_a_match_twice(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The connection goes after the database committed a batch, before the answer came: the writer
+    does not write it again on a new connection (it cannot tell it apart from another eights'
+    rows); the match stops being saved and says so."""
+    store = Store(database_url(str(tmp_path / "lost.db")))
+    store.start(build_config("classic", players=2, bots="easy", humans=1, seed=3))  # the writer's connection
+    committed = writer.SqliteStatements.transaction
+    lose = [1]
+
+    def committed_then_lost(self: Any, cursor: Any, batches: Any, unhurried: bool) -> Any:
+        made = committed(self, cursor, batches, unhurried)
+        if lose[0]:
+            lose[0] -= 1
+            cursor.connection.close()
+            raise sqlite3.ProgrammingError("Cannot operate on a closed database.")
+        return made
+
+    monkeypatch.setattr(writer.SqliteStatements, "transaction", committed_then_lost)
+    session = store.start(build_config("derange", players=3, bots="easy", humans=0, seed=4))
+    play_out(session)
+    store.writer.settle()
+    assert [m.variant for m in store.matches()] == ["derange", "classic"], "the computers' match once"
+    with pytest.raises(StoreError, match="closed database"):
+        store.close()
+
+
 def test_a_match_taken_up_again_is_the_same_for_every_seat(store: Store) -> None:
     config = build_config("baby-eating", players=4, bots="normal", humans=1, seed=11)
     session = store.start(config)
@@ -275,6 +304,8 @@ def test_a_read_only_database_gets_a_clear_error(tmp_path: Path, monkeypatch: py
         session = store.start(build_config("classic", players=2, bots="easy", humans=people, seed=1))
         play_out(session)
         store.close()
+    if people:
+        store.close()  # the match that could not start is not tried again (the terminal game closes it so)
     assert Store(url).matches() == []
     assert [p.name for p in tmp_path.iterdir() if p.is_dir()] == [], "no folder made from sqlite's file: form"
 

@@ -174,7 +174,8 @@ class Recorder:
         self.committed_at = time.monotonic()
         #: Whether the writer's error has been raised to the match's player already.
         self.told = False
-        store.recorders.add(self)
+        if grouped:  # it holds actions back: the store's close hands them over
+            store.recorders.add(self)
 
     @property
     def match_id(self) -> int:
@@ -264,9 +265,8 @@ class Recorder:
         return Batch(self.slot, match, self.seats, self.pending, self.first, rounds, finish, unhurried=self.grouped)
 
     def _taken(self) -> StoreError:
-        return StoreError(
-            f"match {self.slot.id} was played on elsewhere (another eights took it up); this one is no longer saved"
-        )
+        match = "this match" if self.slot.id is None else f"match {self.slot.id}"
+        return StoreError(f"{match} was played on elsewhere (another eights took it up); this one is no longer saved")
 
     def _stored(self, number: int, text: str) -> bool:
         with self.store.engine.connect() as connection:
@@ -275,8 +275,11 @@ class Recorder:
             )
         return found == text
 
-    def where(self) -> str:
-        return f"match {self.match_id} in {self.store.label}"
+    def where(self) -> str | None:
+        try:
+            return f"match {self.match_id} in {self.store.label}"
+        except StoreError:
+            return None
 
 
 class Store:

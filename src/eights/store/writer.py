@@ -25,7 +25,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, cast
 
-from sqlalchemy import JSON, Engine, Table, bindparam, insert, update
+from sqlalchemy import JSON, Engine, String, Table, bindparam, insert, update
 from sqlalchemy.engine import Dialect
 from sqlalchemy.exc import DBAPIError, IntegrityError, SQLAlchemyError, StatementError
 from sqlalchemy.pool import NullPool, QueuePool
@@ -108,7 +108,13 @@ class Batch:
     @property
     def single_action(self) -> bool:
         """Just one action of a match already written: a statement of its own, committed alone."""
-        return self.match is None and len(self.actions) == 1 and not self.rounds and self.finish is None
+        return (
+            self.match is None
+            and len(self.actions) == 1
+            and not self.rounds
+            and self.finish is None
+            and not self.unhurried
+        )
 
 
 MATCH_KEYS = ("started_at", "finished_at", "variant", "players", "seed", "config", "status", "winners", "totals")
@@ -197,6 +203,9 @@ class PostgresStatements(Statements):
             return ", ".join(
                 f"v->{place}"
                 if isinstance(table.c[key].type, JSON)
+                # Text as text: the column's own length then refuses a longer one, where a cast would cut it.
+                else f"v->>{place}"
+                if isinstance(table.c[key].type, String)
                 else f"(v->>{place})::{table.c[key].type.compile(dialect)}"
                 for place, key in enumerate(keys)
             )
@@ -322,8 +331,8 @@ def keepable(engine: Engine) -> bool:
 
 
 class Writer:
-    """A store's writer: its connection (opened at the first write, opened again once when the server
-    dropped it) and the thread that writes computer-only matches behind play.
+    """A store's writer: its connection (opened at the first write, and again after the server dropped
+    it) and the thread that writes computer-only matches behind play.
 
     Where the engine's connections cannot be kept apart (an in-memory database), every batch is
     written at once through the engine's own connection.
@@ -363,23 +372,27 @@ class Writer:
     def _write(self, batches: Sequence[Batch], written: Callable[[], bool] | None) -> dict[Slot, int]:
         if not keepable(self.engine):
             return self._through_engine(batches)
-        fresh = self.connection is None
+        connection = self._connection()
         try:
-            return self._connection().write(batches)
+            return connection.write(batches)
         except DBAPIError as exc:
-            if fresh or not exc.connection_invalidated:
+            if not exc.connection_invalidated:
                 raise
-            self._drop()
+            self._drop(connection)
+            # Once more on a new connection, only where a lost attempt that had committed can be told
+            # apart from another eights' rows (else it could be written twice).
+            if written is None:
+                raise
             try:
                 return self._connection().write(batches)
             except IntegrityError:
-                if written is None or not written():
+                if not written():
                     raise
                 return {}
 
     def submit(self, batch: Batch) -> None:
         """Hand ``batch`` to the writer's thread; a failure is kept in its slot."""
-        if not keepable(self.engine):
+        if not keepable(self.engine) or self.stopping:  # no thread to hand it to: written now
             self._write_or_keep([batch])
             return
         with self.changed:
@@ -466,9 +479,11 @@ class Writer:
                 self.connection = OwnConnection(self.engine)
             return self.connection
 
-    def _drop(self) -> None:
+    def _drop(self, lost: OwnConnection | None = None) -> None:
+        """Close the connection (only if it is still ``lost``, when given: another thread may have
+        opened a new one already)."""
         with self.opening:
-            if self.connection is not None:
+            if self.connection is not None and (lost is None or self.connection is lost):
                 self.connection.close()
                 self.connection = None
 

@@ -265,8 +265,9 @@ class MatchLog(Protocol):
         """``action`` was just applied to ``game``, giving ``events``; keep it before the next one."""
         ...
 
-    def where(self) -> str:
-        """Where the match is kept, for people: ``match 12 in /home/ann/.local/share/eights/eights.db``."""
+    def where(self) -> str | None:
+        """Where the match is kept, for people: ``match 12 in /home/ann/.local/share/eights/eights.db``;
+        None when it could not be saved."""
         ...
 
 

@@ -137,10 +137,10 @@ class PlainGame:
 
     def saved_words(self) -> str:
         """Whether the match is kept, and how to take it up again."""
-        log = self.session.log
-        if log is None:
+        where = None if self.session.log is None else self.session.log.where()
+        if where is None:
             return "the match is left unfinished (it was not saved)."
-        return f"the match is saved ({log.where()}); take it up again with `eights play --resume`."
+        return f"the match is saved ({where}); take it up again with `eights play --resume`."
 
     def leaving(self) -> bool:
         """``quit`` was typed: ask first. True to leave (also when the input ends)."""
