@@ -294,7 +294,7 @@ class Store:
         self.engine: Engine = make_engine(url)
         migrate(self.engine, url)
         self.writer = Writer(self.engine)
-        #: The recorders of the matches this store is saving (a grouped one may hold actions).
+        #: The recorders of the computer-only matches this store is saving (they may hold actions back).
         self.recorders: weakref.WeakSet[Recorder] = weakref.WeakSet()
 
     def close(self) -> None:

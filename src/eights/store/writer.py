@@ -107,7 +107,7 @@ class Batch:
 
     @property
     def single_action(self) -> bool:
-        """Just one action of a match already written: a statement of its own, committed alone."""
+        """Just one action of a person's match already written: a statement of its own, committed alone."""
         return (
             self.match is None
             and len(self.actions) == 1
@@ -352,8 +352,9 @@ class Writer:
 
     def write(self, batches: Sequence[Batch], written: Callable[[], bool] | None = None) -> None:
         """Write ``batches`` now, on this thread; their slots learn their match's id. When the server
-        dropped the connection, they are written once more on a new one; if that finds their rows there
-        already, ``written`` tells whether the lost attempt had committed them (they are not another's).
+        dropped the connection, they are written once more on a new one only if ``written`` is given:
+        should that find their rows there already, it tells whether the lost attempt had committed them
+        (they are not another's). Without it they could be written twice, so the error stands.
 
         :raises SQLAlchemyError: with nothing of them written: IntegrityError where a row was there
             already (another eights took the match up), another DBAPIError from the database, and a
@@ -442,6 +443,8 @@ class Writer:
         """Write ``batches`` together; when that fails, each match's own, so that one match's error
         (kept in its slot) costs no other match its rows."""
         live = [batch for batch in batches if batch.slot.error is None]
+        if not live:  # every one of a match whose saving has failed already
+            return
         try:
             self.write(live)
             return
