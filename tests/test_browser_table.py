@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import re
 import time
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -342,6 +343,7 @@ def test_a_room_of_two_people_a_computer_and_a_spectator(chromium: Any, live_ser
                     watched_labels = [label for label in labelled(watcher.page) if CARD_WORDS.search(label)]
                     assert all(label.startswith("top card: ") for label in watched_labels), watched_labels
                     assert watcher.page.locator("#hand .card").count() == 0 and watcher.page.is_visible("#watching")
+                    assert person.page.locator("#tool-record").count() == 0  # no record while the match is in play
                     top = f"top card: {person.table['top']['label']}"  # the spectator follows the play
                     watcher.page.wait_for_function(
                         "(top) => document.querySelector('#top-card .card')?.getAttribute('aria-label') === top",
@@ -361,7 +363,11 @@ def test_a_room_of_two_people_a_computer_and_a_spectator(chromium: Any, live_ser
         assert watcher.page.locator("#log li").count() > 5
         assert "The host may start a rematch" in (friend.page.text_content("#result") or "")
         # each person's hand showed only cards the record says that seat held
-        record = GameRecord.from_json(host.page.request.get(f"{live_server.base}/api/rooms/{code}/record").text())
+        # (the record is offered only now, only to the players: its seed deals every hand)
+        assert watcher.page.locator("#tool-record").count() == 0
+        with host.page.expect_download() as download:
+            host.page.click("#tool-record")
+        record = GameRecord.from_json(Path(download.value.path()).read_text())
         game = Game(record.rules, record.players, record.seed, deck=record.deck, dealer=record.dealer)
         held: dict[int, set[str]] = {0: set(), 1: set()}
         for action in [*record.actions, None]:

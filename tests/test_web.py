@@ -22,6 +22,10 @@ from eights.engine import view
 from eights.store import Store, database_url
 from eights.web.app import CLOSE_FLOOD, create_app
 from eights.web.protocol import MAX_FRAME
+from eights.web.settings import Limits, Settings
+
+#: Scripted clients send far faster than people.
+SCRIPTED = Settings(limits=Limits(messages_per_second=10_000, message_burst=20_000))
 
 
 @pytest.fixture
@@ -32,7 +36,7 @@ def db(tmp_path: Path) -> str:
 @pytest.fixture
 def client(db: str) -> Iterator[TestClient]:
     store = Store(database_url(db))
-    with TestClient(create_app(store, pace=0, rate=10_000)) as test_client:
+    with TestClient(create_app(store, pace=0, settings=SCRIPTED)) as test_client:
         yield test_client
     store.close()
 
@@ -110,7 +114,7 @@ def test_a_game_against_the_computer_to_the_end(client: TestClient) -> None:
             send(ws, type="act", version=state["version"], action=table["legal"][0]["action"])
             moves += 1
         assert moves > 5 and len(table["result"]["winners"]) >= 1
-    record = client.get(f"/api/rooms/{room['code']}/record")
+    record = client.get(f"/api/rooms/{room['code']}/record", headers={"X-Seat-Token": room["token"]})
     assert record.status_code == 200 and '"format": "eights-record/1"' in record.text
 
 
@@ -154,7 +158,7 @@ def test_bad_messages_are_refused_and_change_nothing(client: TestClient, stack: 
 def test_a_flood_is_refused_then_cut_off(db: str) -> None:
     store = Store(database_url(db))
     # Next to no refill: the count of messages, not the machine's speed, decides (a burst of 40).
-    with TestClient(create_app(store, pace=0, rate=0.001)) as client:
+    with TestClient(create_app(store, pace=0, settings=Settings(limits=Limits(messages_per_second=0.001)))) as client:
         flood(client)
     store.close()
 
@@ -225,7 +229,7 @@ def test_names_and_tokens_are_checked(client: TestClient) -> None:
 
 def test_a_restarted_server_takes_every_room_up_again(db: str) -> None:
     store = Store(database_url(db))
-    with TestClient(create_app(store, pace=0, rate=10_000)) as client:
+    with TestClient(create_app(store, pace=0, settings=SCRIPTED)) as client:
         room = client.post(
             "/api/rooms", json={"name": "Ann", "preset": "action", "seats": ["me", "normal", "easy"], "start": True}
         ).json()

@@ -17,12 +17,16 @@ from starlette.testclient import WebSocketTestSession
 
 from eights.store import Store, database_url
 from eights.web.app import create_app
+from eights.web.settings import Limits, Settings
+
+#: Scripted clients send far faster than people.
+SCRIPTED = Settings(limits=Limits(messages_per_second=10_000, message_burst=20_000))
 
 
 @pytest.fixture
 def client(tmp_path: Path) -> Iterator[TestClient]:
     store = Store(database_url(str(tmp_path / "web.db")))
-    with TestClient(create_app(store, pace=0, rate=10_000)) as test_client:
+    with TestClient(create_app(store, pace=0, settings=SCRIPTED)) as test_client:
         yield test_client
     store.close()
 

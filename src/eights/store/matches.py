@@ -9,7 +9,7 @@ from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import Engine, delete, func, select
+from sqlalchemy import Engine, delete, func, select, update
 from sqlalchemy.engine import URL
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session as DbSession
@@ -30,6 +30,11 @@ PEOPLE = "people"
 
 def now() -> datetime:
     return datetime.now(UTC)
+
+
+def naive(moment: datetime) -> datetime:
+    """A UTC time without its zone (SQLite gives times back without one, PostgreSQL with)."""
+    return moment.astimezone(UTC).replace(tzinfo=None) if moment.tzinfo is not None else moment
 
 
 def rule_changes(rules: RuleSet) -> tuple[str, ...]:
@@ -594,6 +599,8 @@ class SavedRoom:
     phase: str
     data: dict[str, Any]
     match_id: int | None
+    #: When the room last changed or had someone in it (UTC, without a zone).
+    updated_at: datetime
 
 
 class Rooms:
@@ -621,4 +628,16 @@ class Rooms:
         """Every saved room, the oldest first."""
         with translated(self.store.url), DbSession(self.store.engine) as db:
             rows = db.scalars(select(RoomRow).order_by(RoomRow.created_at)).all()
-            return [SavedRoom(r.code, r.phase, r.data, r.match_id) for r in rows]
+            return [SavedRoom(r.code, r.phase, r.data, r.match_id, naive(r.updated_at)) for r in rows]
+
+    def touch(self, codes: Sequence[str]) -> None:
+        """Mark the rooms ``codes`` as used now (someone was in them), so that they do not expire."""
+        if codes:
+            with translated(self.store.url), DbSession(self.store.engine) as db, db.begin():
+                db.execute(update(RoomRow).where(RoomRow.code.in_(codes)).values(updated_at=now()))
+
+    def delete(self, codes: Sequence[str]) -> None:
+        """Forget the rooms ``codes`` (expired); their matches stay in the store's history."""
+        if codes:
+            with translated(self.store.url), DbSession(self.store.engine) as db, db.begin():
+                db.execute(delete(RoomRow).where(RoomRow.code.in_(codes)))

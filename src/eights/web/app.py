@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import gc
+import html
 import io
 import json
 import time
@@ -13,11 +15,13 @@ from dataclasses import fields
 from importlib import resources
 from typing import Annotated, Any
 
-from fastapi import FastAPI, Query, Request, WebSocket, WebSocketDisconnect
-from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi import FastAPI, Header, Query, Request, WebSocket, WebSocketDisconnect
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field
-from starlette.types import Receive, Scope, Send
+from starlette.exceptions import HTTPException
+from starlette.types import Message, Receive, Scope, Send
 
 from eights.bots import LEVELS
 from eights.describe import describe, heading
@@ -29,17 +33,31 @@ from eights.table.session import SPEED_WORDS
 from eights.web.protocol import VERSION, ProtocolError, error, parse
 from eights.web.rooms import DEFAULT_AWAY, Connection, Hub, RoomError, rules_from
 from eights.web.scorecard import scorecard_routes
+from eights.web.settings import Settings
 from eights.web.workers import BotPool
 
 STATIC = resources.files("eights.web") / "static"
-#: Messages a connection may send a second, and in a burst.
-RATE, BURST = 20.0, 40
-#: Refused messages in a row before a flooding connection is closed.
-FLOOD_LIMIT = 200
 #: Messages waiting for a slow browser before it is dropped.
 OUTBOX = 512
-#: Closing codes (4000-4999 are the application's own).
-CLOSE_REPLACED, CLOSE_FLOOD, CLOSE_SLOW = 4000, 4008, 4009
+#: Closing codes (4000-4999 are the application's own): replaced by a newer connection, too many refused
+#: messages, a reader too slow for its messages, silent too long, too many sockets from one client.
+CLOSE_REPLACED, CLOSE_FLOOD, CLOSE_SLOW, CLOSE_SILENT, CLOSE_LIMIT = 4000, 4008, 4009, 4010, 4029
+#: What a foreign page's socket gets (RFC 6455's policy violation).
+CLOSE_POLICY = 1008
+#: Room errors that HTTP answers with 429 (too many) rather than 400.
+TOO_MANY = ("too_many_rooms", "too_fast")
+#: Every page's headers: no script but the page's own files, no framing, no sniffing, no referrer.
+SECURITY_HEADERS = [
+    (
+        b"content-security-policy",
+        b"default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
+        b"object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
+    ),
+    (b"x-content-type-options", b"nosniff"),
+    (b"x-frame-options", b"DENY"),
+    (b"referrer-policy", b"no-referrer"),
+    (b"cross-origin-opener-policy", b"same-origin"),
+]
 #: Young collections between two full ones, at the least (Python's default is 10, when the old
 #: objects also grew by a quarter). A full collection looks at every object of every room and
 #: connection: with 500 rooms (half a million objects) it stops the server for about 0.3 s, which
@@ -133,7 +151,7 @@ def presets_json() -> dict[str, Any]:
 class Bucket:
     """A token bucket: ``rate`` messages a second, bursts of ``burst``."""
 
-    def __init__(self, rate: float = RATE, burst: int = BURST) -> None:
+    def __init__(self, rate: float, burst: int) -> None:
         self.rate, self.burst = rate, float(burst)
         self.tokens, self.at = float(burst), time.monotonic()
 
@@ -164,32 +182,79 @@ class App(FastAPI):
     """The app, with the WebSocket at ``/ws`` taken straight to its handler (``socket``): a connection
     lasts a whole match, and the layers of middleware and routing each kept a coroutine of it alive
     for as long (with their frames and closures: 65 of an idle connection's 172 objects, each looked
-    at by every full garbage collection)."""
+    at by every full garbage collection). Every HTTP answer gets ``SECURITY_HEADERS``."""
 
     socket: Callable[[WebSocket], Awaitable[None]]
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "websocket" and scope["path"] == "/ws":
             await self.socket(WebSocket(scope, receive, send))
+        elif scope["type"] == "http":
+
+            async def guarded(message: Message) -> None:
+                if message["type"] == "http.response.start":
+                    message["headers"] = [*message.get("headers", []), *SECURITY_HEADERS]
+                await send(message)
+
+            await super().__call__(scope, receive, guarded)
         else:
             await super().__call__(scope, receive, send)
 
 
-def create_app(store: Store, *, pace: float = 0.7, pool: BotPool | None = None, rate: float = RATE) -> FastAPI:
-    """The app on ``store``; ``pace``: seconds between computer moves; ``rate``: messages a connection may
-    send a second (scripted clients in tests and benches send faster than people)."""
-    hub = Hub(store, pool, pace=pace)
+def missing_room_page(code: str) -> HTMLResponse:
+    """The page for a room link that leads nowhere (404)."""
+    shown = html.escape(code[:24])
+    body = (
+        '<!doctype html><html lang="en"><head><meta charset="utf-8">'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">'
+        f'<title>No room {shown} - eights</title><link rel="stylesheet" href="/static/style.css"></head>'
+        f'<body><main class="missing"><h1>There is no room {shown}</h1>'
+        "<p>Check the link or the code: a room that nobody used for a while is closed.</p>"
+        '<p><a href="/">Start a new game</a></p></main></body></html>'
+    )
+    return HTMLResponse(body, status_code=404)
+
+
+def create_app(
+    store: Store, *, pace: float = 0.7, pool: BotPool | None = None, settings: Settings | None = None
+) -> FastAPI:
+    """The app on ``store``; ``pace``: seconds between computer moves; ``settings``: the limits, the public
+    address and the trusted proxies (docs/security.md)."""
+    settings = settings or Settings()
+    limits = settings.limits
+    hub = Hub(store, pool, pace=pace, limits=limits)
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
         await hub.restore()
+        hub.start_sweeping()
         yield
         await hub.close()
 
-    app = App(title="eights", lifespan=lifespan, docs_url=None, redoc_url=None)
+    app = App(title="eights", lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=None)
     app.state.hub = hub
+    app.state.settings = settings
     app.mount("/static", StaticFiles(directory=str(STATIC), check_dir=False), name="static")
     app.include_router(scorecard_routes(Sheets(store)))
+
+    @app.exception_handler(RequestValidationError)
+    async def bad_request(_: Request, exc: RequestValidationError) -> JSONResponse:
+        first = exc.errors()[0] if exc.errors() else {"loc": (), "msg": "not understood"}
+        where = ".".join(str(p) for p in first["loc"][1:]) or "request"
+        return JSONResponse({"error": f"{where}: {first['msg']}"}, status_code=400)
+
+    @app.exception_handler(HTTPException)
+    async def http_error(_: Request, exc: HTTPException) -> JSONResponse:
+        words = {404: "there is nothing at that address", 405: "that method is not allowed there"}
+        return JSONResponse({"error": words.get(exc.status_code, str(exc.detail))}, status_code=exc.status_code)
+
+    def client_of(request: Request | WebSocket) -> str:
+        peer = request.client.host if request.client else None
+        return settings.client(peer, request.headers.get("x-forwarded-for"))
+
+    def refused(exc: RoomError) -> JSONResponse:
+        status = 429 if exc.code in TOO_MANY else 404 if exc.code == "no_room" else 400
+        return JSONResponse({"error": str(exc), "code": exc.code}, status_code=status)
 
     def page() -> FileResponse:
         return FileResponse(str(STATIC / "index.html"), media_type="text/html")
@@ -198,8 +263,14 @@ def create_app(store: Store, *, pace: float = 0.7, pool: BotPool | None = None, 
     async def home() -> FileResponse:
         return page()
 
-    @app.get("/r/{code}", include_in_schema=False)
-    async def room_page(code: str) -> FileResponse:
+    @app.get("/r/{code}", include_in_schema=False, response_model=None)
+    async def room_page(code: str, request: Request) -> Response:
+        try:
+            hub.get(code, client_of(request))
+        except RoomError as exc:
+            if exc.code == "too_fast":
+                return refused(exc)
+            return missing_room_page(code)
         return page()
 
     @app.get("/api/presets")
@@ -220,24 +291,34 @@ def create_app(store: Store, *, pace: float = 0.7, pool: BotPool | None = None, 
             "sections": [{"title": s.title, "lines": list(s.lines)} for s in describe(rules)],
         }
 
+    def link(code: str) -> str:
+        return f"{settings.public_url}/r/{code}"
+
     @app.post("/api/rooms", response_model=None)
     async def new_room(body: NewRoom, request: Request) -> dict[str, Any] | JSONResponse:
         try:
             room, token, seat = await hub.create(
-                body.name, body.preset, body.options, body.players, body.seats, body.away_seconds, body.start
+                body.name,
+                body.preset,
+                body.options,
+                body.players,
+                body.seats,
+                body.away_seconds,
+                body.start,
+                client=client_of(request),
             )
         except RoomError as exc:
-            return JSONResponse({"error": str(exc)}, status_code=400)
+            return refused(exc)
         except StoreError as exc:
             return JSONResponse({"error": str(exc)}, status_code=503)
-        return {"code": room.code, "token": token, "seat": seat, "url": f"{request.base_url}r/{room.code}"}
+        return {"code": room.code, "token": token, "seat": seat, "url": link(room.code)}
 
     @app.get("/api/rooms/{code}", response_model=None)
-    async def room_info(code: str) -> dict[str, Any] | JSONResponse:
+    async def room_info(code: str, request: Request) -> dict[str, Any] | JSONResponse:
         try:
-            room = hub.get(code)
+            room = hub.get(code, client_of(request))
         except RoomError as exc:
-            return JSONResponse({"error": str(exc)}, status_code=404)
+            return refused(exc)
         public = room.public()
         return {"code": room.code, "phase": public["phase"], "seats": public["seats"]}
 
@@ -246,22 +327,31 @@ def create_app(store: Store, *, pace: float = 0.7, pool: BotPool | None = None, 
         import segno
 
         try:
-            room = hub.get(code)
+            room = hub.get(code, client_of(request))
         except RoomError as exc:
-            return JSONResponse({"error": str(exc)}, status_code=404)
+            return refused(exc)
         out = io.BytesIO()
-        segno.make(f"{request.base_url}r/{room.code}", error="m").save(out, kind="svg", scale=6, border=2)
+        segno.make(link(room.code), error="m").save(out, kind="svg", scale=6, border=2)
         return Response(out.getvalue(), media_type="image/svg+xml")
 
     @app.get("/api/rooms/{code}/record", response_model=None)
-    async def room_record(code: str) -> Response:
+    async def room_record(
+        code: str, request: Request, token: Annotated[str | None, Header(alias="x-seat-token")] = None
+    ) -> Response:
+        """The room's match, once it is over, for the people who played it (its seed deals every hand)."""
         try:
-            room = hub.get(code)
-            if room.match_id is None:
-                raise RoomError("wrong_phase", "this room has not started a match yet")
+            room = hub.get(code, client_of(request))
+            if token is None or not hub.holds_seat(room, token):
+                return JSONResponse(
+                    {"error": "the record is for the players of this room (send your seat token)"}, status_code=403
+                )
+            if room.match_id is None or room.phase != "over":
+                return JSONResponse(
+                    {"error": "the record can be had once the match is over: it shows every hand"}, status_code=409
+                )
             record = store.record(room.match_id)
         except RoomError as exc:
-            return JSONResponse({"error": str(exc)}, status_code=404)
+            return refused(exc)
         except StoreError as exc:
             return JSONResponse({"error": str(exc)}, status_code=503)
         name = f"eights-{room.code}-match-{room.match_id}.json"
@@ -272,53 +362,102 @@ def create_app(store: Store, *, pace: float = 0.7, pool: BotPool | None = None, 
         )
 
     async def socket(websocket: WebSocket) -> None:
+        """One browser tab's connection: checked at the door (its page's origin, its client's share of
+        sockets), then its messages, each refused one counted, until it leaves, floods, reads too slowly or
+        stays silent too long; it leaves its room at once whichever way it goes, and is closed once."""
+        if not settings.origin_allowed(websocket.headers.get("origin"), websocket.headers.get("host")):
+            await websocket.close(CLOSE_POLICY)  # before accepting: the browser gets a 403
+            return
+        client = client_of(websocket)
         await websocket.accept()
+        if not hub.guard.open_socket(client):
+            limit = limits.connections_per_client
+            words = f"too many connections from your address (at most {limit}): close other tabs"
+            await websocket.send_text(json.dumps(error("too_many_connections", words)))
+            await websocket.close(CLOSE_LIMIT)
+            return
         outbox: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue(OUTBOX)
+        closing: list[int] = []
+
+        async def close(code: int) -> None:
+            if closing:
+                return
+            closing.append(code)
+            connection.closed = True
+            sender.cancel()
+            with contextlib.suppress(RuntimeError, OSError):  # closed already, from the other side
+                await websocket.close(code)
 
         async def send(message: dict[str, Any]) -> None:
+            if connection.closed:
+                return
             try:
                 outbox.put_nowait(message)
             except asyncio.QueueFull:
-                connection.replaced = True  # a browser that reads nothing: let it go
-                await websocket.close(CLOSE_SLOW)
+                connection.closed = True  # a browser that reads nothing: let it go (the hub drops it now)
+                asyncio.get_running_loop().create_task(close(CLOSE_SLOW))
 
-        connection = Connection(send)
+        connection = Connection(send, client=client)
 
         async def pump() -> None:
             while (message := await outbox.get()) is not None:
                 await websocket.send_text(json.dumps(message, ensure_ascii=False))
                 if message.get("type") == "replaced":
-                    await websocket.close(CLOSE_REPLACED)
+                    closing.append(CLOSE_REPLACED)  # (not through ``close``: the task would hold itself)
+                    with contextlib.suppress(RuntimeError, OSError):
+                        await websocket.close(CLOSE_REPLACED)
                     return
 
         sender = asyncio.create_task(pump())
-        bucket, refused = Bucket(rate, max(BURST, int(2 * rate))), 0
+        bucket = Bucket(limits.messages_per_second, limits.message_burst)
+        refusals = Bucket(limits.refused_per_minute / 60.0, limits.refused_per_minute)
+        streak = 0  # messages refused in a row for coming too fast: only some are answered
+
+        async def refuse(code: str, words: str, tell: bool = True) -> bool:
+            """Count a refused message; False when the connection has had too many and was closed."""
+            if not refusals.take():
+                await close(CLOSE_FLOOD)
+                return False
+            if tell:
+                await send(error(code, words))
+            return True
+
         try:
-            while True:
-                frame = await websocket.receive()
+            while not closing:
+                patience = limits.hello_seconds if connection.room is None else limits.silent_seconds
+                try:
+                    frame = await asyncio.wait_for(websocket.receive(), patience)
+                except TimeoutError:
+                    await close(CLOSE_SILENT)
+                    break
                 if frame["type"] == "websocket.disconnect":
                     break
-                text, raw = frame.get("text"), frame.get("bytes")
-                data: str | bytes = text if isinstance(text, str) else raw if isinstance(raw, bytes) else b""
-                if not bucket.take():
-                    refused += 1
-                    if refused >= FLOOD_LIMIT:
-                        await websocket.close(CLOSE_FLOOD)
+                text = frame.get("text")
+                if not isinstance(text, str):
+                    if not await refuse("bad_message", "send messages as text frames of JSON"):
                         break
-                    if refused == 1 or refused % 20 == 0:
-                        await send(error("too_fast", f"too many messages: at most {rate:g} a second"))
                     continue
-                refused = 0
+                if not bucket.take():
+                    streak += 1
+                    words = f"too many messages: at most {bucket.rate:g} a second"
+                    if not await refuse("too_fast", words, tell=streak == 1 or streak % 20 == 0):
+                        break
+                    continue
+                streak = 0
                 try:
-                    message = parse(data)
+                    message = parse(text)
                 except ProtocolError as exc:
-                    await send(error(exc.code, str(exc)))
+                    if not await refuse(exc.code, str(exc)):
+                        break
                     continue
-                await hub.receive(connection, message)
+                if not await hub.receive(connection, message) and not await refuse("", "", tell=False):
+                    break
         except (WebSocketDisconnect, RuntimeError):
             pass
         finally:
+            connection.closed = True
             await hub.disconnect(connection)
+            hub.guard.close_socket(client)
             sender.cancel()
             connection.send = gone  # its closure held the connection: a cycle that only a full collection frees
 

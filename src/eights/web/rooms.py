@@ -6,19 +6,26 @@ layer's ``Session`` (the engine's checked door) to act; a refused message change
 After every change each connection gets the room's state as its own seat (or a spectator)
 may see it. Rooms are saved in the match store as they change, and matches action by
 action, so a restarted server takes every room up again.
+
+Strangers can reach all of it (docs/security.md): every room, connection and computer decision has a
+limit (``settings.Limits``), rooms nobody uses expire, one connection's failure stays its own, and a
+room's task that fails is started again.
 """
 
 from __future__ import annotations
 
 import asyncio
 import functools
+import hmac
+import logging
 import secrets
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from eights.bots import Bot, make_bot
+from eights.bots import LEVELS, Bot, ISMCTSBot, make_bot
 from eights.cards import CardError
 from eights.describe import heading
 from eights.engine import ActionError, IllegalAction, parse_action
@@ -29,20 +36,30 @@ from eights.store.db import token_hash
 from eights.store.matches import Rooms, rule_changes
 from eights.table import HUMAN, PlayConfig, Session, UsageError
 from eights.table.narrate import hint_words
-from eights.table.session import check_name, check_seat
+from eights.table.session import check_name
+from eights.web.guard import Guard
 from eights.web.protocol import Act, AskHint, Hello, Incoming, Ping, Rematch, Setup, Sit, Start, error
+from eights.web.settings import Limits
 from eights.web.tableview import SeatLog, table_json
 from eights.web.workers import BotPool
 
-#: Room codes: short, easy to read aloud and type (no 0/O, 1/I/L).
+log = logging.getLogger("eights.web")
+
+#: Room codes: easy to read aloud and type (no 0/O, 1/I/L), and too many to guess: 31**9, 44.6 bits.
 CODE_LETTERS = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
-CODE_LENGTH = 5
+CODE_LENGTH = 9
+#: The longest code a room has had (codes were 5 letters before; such rooms are still found).
+CODE_MAX = 12
 #: How many narration lines a newly joined connection gets.
 LOG_BACKLOG = 200
 #: The computer level that plays for a person who is away.
 STAND_IN = "normal"
 DEFAULT_AWAY = 60
 OPEN = "open"
+#: How often expired rooms are looked for, in seconds.
+SWEEP_EVERY = 60.0
+#: Times a room's task may fail and be started again within ``RESTART_WINDOW`` seconds.
+RESTARTS, RESTART_WINDOW = 5, 60.0
 
 Send = Callable[[dict[str, Any]], Awaitable[None]]
 
@@ -62,17 +79,43 @@ def in_words(rules: RuleSet) -> tuple[str, tuple[str, ...]]:
     return heading(rules), rule_changes(rules)
 
 
+def normal_code(code: str) -> str:
+    """A room code as typed (any case, spaces or dashes between groups) as it is kept."""
+    return "".join(code.split()).replace("-", "").upper()
+
+
+def same_token(token: str, hashed: str | None) -> bool:
+    """Whether ``token`` hashes to ``hashed``, compared in constant time."""
+    return hashed is not None and hmac.compare_digest(token_hash(token), hashed)
+
+
+def web_seat(who: str) -> str:
+    """A computer seat of the web table: a named level only (a budget would let a stranger hold the server's
+    computers for as long as they like).
+
+    :raises RoomError: ``bad_setup``, naming the levels.
+    """
+    level = who.strip().lower()
+    if level not in LEVELS:
+        raise RoomError("bad_setup", f"seats: unknown computer {who!r}; valid: open, {', '.join(LEVELS)}")
+    return level
+
+
 @dataclass(eq=False)
 class Connection:
     """One browser tab's WebSocket, as the hub sees it."""
 
     send: Send
+    #: The client's address (for its limits).
+    client: str = "local"
     room: Room | None = None
     seat: int | None = None
     #: The narration this connection has been sent (None: none yet).
     log: SeatLog | None = None
     #: Set when a newer connection took this one's seat: its messages are dropped.
     replaced: bool = False
+    #: Set when its socket is closed or closing (a failed send, a reader too slow): it gets nothing more.
+    closed: bool = False
 
 
 @dataclass
@@ -117,6 +160,14 @@ class Room:
     runner: asyncio.Task[None] | None = None
     #: What the store last got (phase, ``to_data()``, match): a room is written only when it changed.
     saved_as: tuple[str, dict[str, Any], int | None] | None = None
+    #: When the room last changed or was left (the hub's clock): it expires after its phase's limit.
+    touched: float = 0.0
+    #: Whether it was touched since the store last heard of it.
+    fresh: bool = False
+    #: Whether its runner is waiting for an away person's time to run out (a timer to stop if they return).
+    waiting: bool = False
+    #: When its task last failed and was started again (the hub's clock).
+    restarts: list[float] = field(default_factory=list)
 
     @property
     def phase(self) -> str:
@@ -125,10 +176,15 @@ class Room:
         return "over" if self.session.game.is_over else "playing"
 
     def config(self) -> PlayConfig:
-        """The table the seats make: people by name, computers by level."""
+        """The table the seats make: people by name, computers by level, and a seed of 62 random bits, drawn
+        apart from every other match's (no seed of this server's can be told from another's)."""
         seats = tuple(HUMAN if s.kind == "person" else (s.level or STAND_IN) for s in self.seats)
         people = tuple(s.name for s in self.seats if s.kind == "person")
-        return PlayConfig(self.rules, seats, seed=None, people=people)
+        return PlayConfig(self.rules, seats, seed=secrets.randbits(62), people=people)
+
+    def people_here(self) -> bool:
+        """Whether a person at the table has a connection open (else the room waits for them)."""
+        return any(s.kind == "person" and s.connection is not None for s in self.seats)
 
     def to_data(self) -> dict[str, Any]:
         return {
@@ -182,13 +238,19 @@ class Hub:
         pool: BotPool | None = None,
         clock: Callable[[], float] = time.monotonic,
         pace: float = 0.7,
+        limits: Limits | None = None,
+        sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
     ) -> None:
         self.store = store
         self.saved = Rooms(store)
-        self.pool = pool or BotPool()
+        self.limits = limits or Limits()
+        self.guard = Guard(self.limits)
+        self.pool = pool or BotPool(deadline=self.limits.think_seconds + 2.0)
         self.clock = clock
+        self.sleep = sleep
         self.pace = pace
         self.rooms: dict[str, Room] = {}
+        self._sweeper: asyncio.Task[None] | None = None
 
     # ----- rooms -------------------------------------------------------------------------------------------
 
@@ -208,10 +270,13 @@ class Hub:
         away_seconds: int = DEFAULT_AWAY,
         start: bool = False,
         pace: float | None = None,
+        client: str | None = None,
     ) -> tuple[Room, str, int]:
-        """A new room with its creator seated (the host); started at once when ``start``.
+        """A new room with its creator seated (the host); started at once when ``start``. ``client``: the
+        creator's address, counted against its share of new rooms.
 
-        :raises RoomError: ``bad_setup`` or ``bad_name``, naming the problem.
+        :raises RoomError: ``bad_setup`` or ``bad_name``, naming the problem; ``too_many_rooms`` when the
+            server holds all the rooms it may, or the client made its share for now.
         """
         try:
             person = check_name(name)
@@ -233,6 +298,10 @@ class Hub:
         self._check(rules, states, players)
         if start and any(s.kind == OPEN for s in states):
             raise RoomError("bad_setup", "seats: a game that starts at once cannot have open seats")
+        if len(self.rooms) >= self.limits.max_rooms:
+            raise RoomError("too_many_rooms", "the server has as many rooms as it can hold: try again later")
+        if client is not None and not self.guard.make_room(client):
+            raise RoomError("too_many_rooms", "you have made many rooms just now: wait a while, or play in one of them")
         room = Room(
             self.new_code(),
             rules,
@@ -241,6 +310,7 @@ class Hub:
             away_seconds=away_seconds,
             pace=self.pace if pace is None else pace,
         )
+        self._touch(room)
         self.rooms[room.code] = room
         async with room.lock:
             if start:
@@ -259,13 +329,9 @@ class Hub:
     def _seat(self, who: str) -> SeatState:
         if who == OPEN:
             return SeatState(OPEN)
-        try:
-            level = check_seat(who)
-        except UsageError as exc:
-            raise RoomError("bad_setup", f"{exc}; or open") from None
-        if level == HUMAN:
+        if who.strip().lower() in (HUMAN, "person", "me"):
             raise RoomError("bad_setup", 'seats: a person takes an open seat; give "open" or a computer level')
-        return SeatState("computer", level=level)
+        return SeatState("computer", level=web_seat(who))
 
     @staticmethod
     def _check(rules: RuleSet, seats: list[SeatState], players: int | None) -> None:
@@ -276,11 +342,24 @@ class Hub:
         except RulesError as exc:
             raise RoomError("bad_setup", str(exc)) from None
 
-    def get(self, code: str) -> Room:
-        room = self.rooms.get(code.strip().upper())
+    def get(self, code: str, client: str | None = None) -> Room:
+        """The room ``code``; a client that guesses too many codes is refused for a while.
+
+        :raises RoomError: ``no_room``, or ``too_fast`` for a client guessing codes.
+        """
+        if client is not None and not self.guard.may_look_up(client):
+            raise RoomError("too_fast", "too many room codes that lead nowhere: wait a minute, then check the link")
+        key = normal_code(code)
+        room = self.rooms.get(key) if len(key) <= CODE_MAX else None
         if room is None:
-            raise RoomError("no_room", f"there is no room {code!r}: check the code or the link")
+            if client is not None:
+                self.guard.missed(client)
+            shown = code if len(code) <= CODE_MAX + 4 else code[:CODE_MAX] + "..."
+            raise RoomError("no_room", f"there is no room {shown!r}: check the code or the link")
         return room
+
+    def _touch(self, room: Room) -> None:
+        room.touched, room.fresh = self.clock(), True
 
     def _deal(self, room: Room) -> None:
         """A new match at this table, saved from its deal on."""
@@ -304,10 +383,23 @@ class Hub:
         if saved != room.saved_as:
             self.saved.save(room.code, *saved)
             room.saved_as = saved
+            room.fresh = False
+
+    def lifetime(self, phase: str) -> float:
+        """Seconds a room in ``phase`` lives unused."""
+        limits = self.limits
+        return {"lobby": limits.lobby_seconds, "over": limits.over_seconds}.get(phase, limits.abandoned_seconds)
 
     async def restore(self) -> int:
-        """Take up every saved room again (after a restart); the count taken up."""
-        for saved in self.saved.all():
+        """Take up again, after a restart, every saved room that has not expired (the newest first, as many as
+        the server may hold); expired rooms are forgotten. The count taken up."""
+        expired = []
+        moment = datetime.now(UTC).replace(tzinfo=None)
+        for saved in reversed(self.saved.all()):
+            age = (moment - saved.updated_at) / timedelta(seconds=1)
+            if age > self.lifetime(saved.phase) or len(self.rooms) >= self.limits.max_rooms:
+                expired.append(saved.code)
+                continue
             data = saved.data
             try:
                 room = Room(
@@ -319,25 +411,63 @@ class Hub:
                     pace=float(data.get("pace", self.pace)),
                     match_id=saved.match_id,
                 )
+                for state in room.seats:
+                    if state.kind == "computer":
+                        state.level = web_seat(state.level or STAND_IN)
                 if saved.match_id is not None:
                     room.session = self.store.session(saved.match_id)
                     room.session.speed = 5
             except (KeyError, TypeError, ValueError, RulesError, StoreError):
                 continue  # a room that cannot be read back is left in the store as it is
+            room.touched = self.clock() - max(0.0, age)
             self.rooms[room.code] = room
-            if room.phase == "playing":
-                self._run(room)
+        self.saved.delete(expired)
+        # Nobody is back yet: each room waits for its people (``hello`` starts it again).
         return len(self.rooms)
+
+    def start_sweeping(self) -> None:
+        """Look for expired rooms every ``SWEEP_EVERY`` seconds, from now on."""
+        if self._sweeper is None:
+            self._sweeper = asyncio.get_running_loop().create_task(self._sweep_forever())
+
+    async def _sweep_forever(self) -> None:
+        while True:
+            await self.sleep(SWEEP_EVERY)
+            try:
+                self.sweep()
+            except StoreError as exc:
+                log.warning("eights: the rooms could not be swept: %s", exc)
+
+    def sweep(self) -> list[str]:
+        """Forget every room nobody is in that has not changed for its phase's lifetime, and tell the store
+        which rooms were used since the last sweep. The codes forgotten."""
+        now = self.clock()
+        gone = [
+            code
+            for code, room in self.rooms.items()
+            if not room.connections and now - room.touched > self.lifetime(room.phase)
+        ]
+        for code in gone:
+            room = self.rooms.pop(code)
+            if room.runner is not None:
+                room.runner.cancel()
+        used = [code for code, room in self.rooms.items() if room.fresh or room.connections]
+        self.saved.delete(gone)
+        self.saved.touch(used)
+        for code in used:
+            self.rooms[code].fresh = False
+        return gone
 
     # ----- messages ----------------------------------------------------------------------------------------
 
-    async def receive(self, connection: Connection, message: Incoming) -> None:
-        """One validated message from a browser; a refusal goes back as an ``error`` and changes nothing."""
+    async def receive(self, connection: Connection, message: Incoming) -> bool:
+        """One validated message from a browser; a refusal goes back as an ``error`` and changes nothing.
+        Whether it was taken (False: refused)."""
         if connection.replaced:
-            return  # a late message on a connection whose seat moved to a newer one
+            return True  # a late message on a connection whose seat moved to a newer one
         try:
             if isinstance(message, Ping):
-                await connection.send({"type": "pong"})
+                await self._send(connection, {"type": "pong"})
             elif isinstance(message, Hello):
                 await self.hello(connection, message)
             else:
@@ -346,12 +476,14 @@ class Hub:
                     raise RoomError("bad_message", "say hello (with the room's code) first")
                 async with room.lock:
                     if connection.replaced:
-                        return
+                        return True
                     await self._room_message(room, connection, message)
         except RoomError as exc:
-            await connection.send(error(exc.code, str(exc)))
+            await self._send(connection, error(exc.code, str(exc)))
             if exc.code == "stale" and connection.room is not None:
                 await self._send_state(connection.room, connection)
+            return False
+        return True
 
     async def _room_message(self, room: Room, connection: Connection, message: Incoming) -> None:
         if isinstance(message, Sit):
@@ -359,7 +491,7 @@ class Hub:
             return
         if isinstance(message, AskHint):
             self._check_version(room, message.version)
-            await connection.send(self.hint(room, connection))
+            await self._send(connection, self.hint(room, connection))
             return
         if isinstance(message, Setup):
             self._host_in(room, connection, "lobby", message.version)
@@ -374,6 +506,7 @@ class Hub:
             self._deal(room)
         elif isinstance(message, Act):
             self.act(room, connection, message)
+        self._touch(room)
         self._save(room)
         await self.broadcast(room)
         self._run(room)
@@ -390,21 +523,32 @@ class Hub:
         self._check_version(room, version)
 
     async def hello(self, connection: Connection, message: Hello) -> None:
-        room = self.get(message.room)
+        """Join a room: as the seat whose token is given, else as a spectator. Only the newcomer is sent the
+        room; the others hear of it only when a seat's person came back."""
+        room = self.get(message.room, connection.client)
         seat = None
         if message.token is not None:
-            hashed = token_hash(message.token)
-            seat = next((i for i, s in enumerate(room.seats) if s.kind == "person" and s.token == hashed), None)
+            token = message.token
+            people = [i for i, s in enumerate(room.seats) if s.kind == "person"]
+            seat = next((i for i in people if same_token(token, room.seats[i].token)), None)
             if seat is None:
                 raise RoomError("bad_token", "that seat token is not one of this room's: you join as a spectator")
         async with room.lock:
+            full = len(room.connections) >= self.limits.connections_per_room
+            if connection.room is not room and seat is None and full:
+                raise RoomError("room_full", "this room has as many watchers as it can take: try again later")
             await self._leave(connection)
             connection.room, connection.seat, connection.log = room, seat, None
             room.connections.append(connection)
+            self._touch(room)
+            await self._send(
+                connection, {"type": "welcome", "room": room.code, "seat": seat, "host": seat == room.host_seat}
+            )
             if seat is not None:
                 await self._take_seat(room, seat, connection)
-            await connection.send({"type": "welcome", "room": room.code, "seat": seat, "host": seat == room.host_seat})
-            await self.broadcast(room)
+                await self.broadcast(room)
+            else:
+                await self._send_state(room, connection)
         self._run(room)
 
     async def _take_seat(self, room: Room, seat: int, connection: Connection) -> None:
@@ -415,11 +559,12 @@ class Hub:
             previous.replaced = True
             if previous in room.connections:
                 room.connections.remove(previous)
-            await previous.send({"type": "replaced"})
-        if state.stand_in or state.away:
+            await self._send(previous, {"type": "replaced"})
+        if state.stand_in or state.away or room.away_since is not None:
             self._settle_away(room)
             state.stand_in, state.away = False, 0.0
             room.stand_ins.pop(seat, None)
+            self._wake(room)
 
     async def sit(self, room: Room, connection: Connection, message: Sit) -> None:
         if room.phase != "lobby":
@@ -439,9 +584,10 @@ class Hub:
         room.seats[message.seat] = SeatState("person", name, token=token_hash(token), connection=connection)
         connection.seat = message.seat
         room.version += 1
+        self._touch(room)
         self._save(room)
-        await connection.send(
-            {"type": "welcome", "room": room.code, "seat": message.seat, "host": False, "token": token}
+        await self._send(
+            connection, {"type": "welcome", "room": room.code, "seat": message.seat, "host": False, "token": token}
         )
         await self.broadcast(room)
 
@@ -495,13 +641,20 @@ class Hub:
         hint = session.hint(seat)
         return {"type": "hint", "text": hint_words(hint, session.view(seat), session.names), "action": str(hint.action)}
 
+    def holds_seat(self, room: Room, token: str) -> bool:
+        """Whether ``token`` is the seat token of a person at ``room``'s table."""
+        return any(s.kind == "person" and same_token(token, s.token) for s in room.seats)
+
     async def disconnect(self, connection: Connection) -> None:
         room = connection.room
         if room is None:
             return
         async with room.lock:
+            seated = connection.seat is not None and connection.room is room
             await self._leave(connection)
-            await self.broadcast(room)
+            self._touch(room)
+            if seated:
+                await self.broadcast(room)
         self._run(room)
 
     async def _leave(self, connection: Connection) -> None:
@@ -531,20 +684,57 @@ class Hub:
         message.update(table=table_json(session, connection.seat), log=lines, log_from=start)
         return message
 
+    async def _send(self, connection: Connection, message: dict[str, Any]) -> None:
+        """Send to one connection; a failure is that connection's alone (it is marked closed)."""
+        if connection.closed:
+            return
+        try:
+            await connection.send(message)
+        except Exception:  # a socket that broke, a full outbox: that browser reconnects and says hello again
+            connection.closed = True
+
     async def _send_state(self, room: Room, connection: Connection) -> None:
-        await connection.send(self.state(room, connection))
+        await self._send(connection, self.state(room, connection))
 
     async def broadcast(self, room: Room) -> None:
+        """The room's state to each of its connections; a connection that can no longer be sent to leaves the
+        room at once (its seat, if any, is then away)."""
         public = room.public()
         for connection in list(room.connections):
-            await connection.send(self.state(room, connection, public))
+            await self._send(connection, self.state(room, connection, public))
+            if connection.closed:
+                await self._leave(connection)
 
     # ----- computers and away players ----------------------------------------------------------------------
 
     def _run(self, room: Room) -> None:
         """Make sure the room's runner plays the computers' turns (and times an away person's)."""
         if room.runner is None or room.runner.done():
-            room.runner = asyncio.get_running_loop().create_task(self._runner(room))
+            room.runner = asyncio.get_running_loop().create_task(self._supervise(room))
+
+    def _wake(self, room: Room) -> None:
+        """Stop the runner's wait for an away person (they came back); ``_run`` starts it again."""
+        if room.waiting and room.runner is not None and not room.runner.done():
+            room.runner.cancel()
+            room.runner, room.waiting = None, False
+
+    async def _supervise(self, room: Room) -> None:
+        """The room's runner, started again (a few times a minute at most) if it fails: one room's failure
+        never stops its play for good, nor touches another room."""
+        while True:
+            try:
+                await self._runner(room)
+                return
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:  # logged without the exception's words, which may name cards
+                now = self.clock()
+                room.restarts = [t for t in room.restarts if now - t < RESTART_WINDOW] + [now]
+                again = "started again" if len(room.restarts) <= RESTARTS else "stopped until someone acts"
+                log.error("eights: room %s: its play failed (%s); %s", room.code, type(exc).__name__, again)
+                if len(room.restarts) > RESTARTS:
+                    return
+                await self.sleep(0.5)
 
     def _settle_away(self, room: Room) -> None:
         """Count the away time of the person to act so far."""
@@ -554,11 +744,13 @@ class Hub:
         room.away_since = None
 
     async def _runner(self, room: Room) -> None:
-        """Play computer turns, paced, until a person is to act; count an away person's time on their turn."""
+        """Play computer turns, paced, until a person is to act; time an away person on their turn with one
+        timer; wait (doing nothing) while no person at the table is connected."""
         while True:
             async with room.lock:
                 session = room.session
-                if session is None or session.game.is_over:
+                if session is None or session.game.is_over or not room.people_here():
+                    self._settle_away(room)
                     return
                 seat = session.game.to_act
                 state = room.seats[seat]
@@ -582,10 +774,14 @@ class Hub:
                 version = room.version
                 bot, bot_view = self._bot_for(room, seat), session.view(seat)
             if wait is not None:
-                await asyncio.sleep(min(wait, 1.0))
+                room.waiting = True
+                try:
+                    await self.sleep(wait)
+                finally:
+                    room.waiting = False
                 continue
             started = self.clock()
-            action, bot = await self.pool.choose(bot, bot_view)
+            action, bot = await self.pool.choose(bot, bot_view, room.code)
             rest = room.pace - (self.clock() - started)
             if rest > 0:
                 await asyncio.sleep(rest)
@@ -599,17 +795,25 @@ class Hub:
                     return  # cannot happen for a bot's legal choice; a store failure stops the room's play
                 room.version += 1
                 if session.game.is_over:
+                    self._touch(room)
                     self._save(room)
                 await self.broadcast(room)
 
     def _bot_for(self, room: Room, seat: int) -> Bot:
+        """The computer for ``seat``, its search held to the server's budget (a room saved before budgets were
+        capped may name a longer one)."""
         session = room.session
         assert session is not None
         if seat in session.bots:
-            return session.bots[seat]
-        if seat not in room.stand_ins:
-            room.stand_ins[seat] = make_bot(STAND_IN, bot_seed(session.game.seed, 2000 + seat))
-        return room.stand_ins[seat]
+            bot = session.bots[seat]
+        else:
+            if seat not in room.stand_ins:
+                room.stand_ins[seat] = make_bot(STAND_IN, bot_seed(session.game.seed, 2000 + seat))
+            bot = room.stand_ins[seat]
+        if isinstance(bot, ISMCTSBot):
+            cap = self.limits.think_seconds
+            bot.seconds = cap if bot.seconds is None else min(bot.seconds, cap)
+        return bot
 
     def _keep_bot(self, room: Room, seat: int, bot: Bot) -> None:
         """The bot as it came back from its worker (with what it learned of the game)."""
@@ -621,6 +825,8 @@ class Hub:
             room.stand_ins[seat] = bot
 
     async def close(self) -> None:
+        if self._sweeper is not None:
+            self._sweeper.cancel()
         for room in self.rooms.values():
             if room.runner is not None:
                 room.runner.cancel()

@@ -21,11 +21,11 @@ def think(bot: Bot, view: View) -> tuple[Action, Bot]:
 class BotPool:
     """Where computer players think. Worker processes start at the first search."""
 
-    def __init__(self, processes: int | None = None) -> None:
+    def __init__(self, processes: int | None = None, deadline: float = 10.0) -> None:
         self.processes = processes or max(1, os.cpu_count() or 1)
         self._pool: ProcessPoolExecutor | None = None
 
-    async def choose(self, bot: Bot, view: View) -> tuple[Action, Bot]:
+    async def choose(self, bot: Bot, view: View, owner: str = "") -> tuple[Action, Bot]:
         if isinstance(bot, ISMCTSBot):
             if self._pool is None:
                 self._pool = ProcessPoolExecutor(self.processes, mp_context=multiprocessing.get_context("spawn"))

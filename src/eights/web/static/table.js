@@ -2,7 +2,7 @@
 // is pending and what you are asked, your hand, and your moves. Every move offered is one of the server's
 // `table.legal` moves, sent back as its `action` text: nothing here decides a rule.
 
-import { $, button, el, keepingFocus, saved } from "./dom.js";
+import { $, button, el, flash, keepingFocus, saved } from "./dom.js";
 import {
   anotherDeviceDialog,
   closeDialog,
@@ -302,12 +302,32 @@ function drawTools(ui, send) {
     device.id = "tool-device";
     tools.push(device);
   }
-  const record = el("a", "Download the record");
-  record.href = `/api/rooms/${room.code}/record`;
-  record.download = "";
-  record.className = "record";
-  tools.push(record);
+  if (t.result && t.seat !== null) {
+    // Only once the match is over, and only for its players: the record's seed deals every hand.
+    const record = button("Download the record", () => downloadRecord(room.code, saved.token(room.code)));
+    record.id = "tool-record";
+    record.className = "record";
+    tools.push(record);
+  }
   $("tools").replaceChildren(...tools);
+}
+
+/** The finished match's record as a file (`eights replay` reads it), asked for with the seat's token. */
+async function downloadRecord(code, token) {
+  const answer = await fetch(`/api/rooms/${code}/record`, { headers: { "X-Seat-Token": token || "" } });
+  if (!answer.ok) {
+    const { error } = await answer.json().catch(() => ({ error: "the record could not be had" }));
+    flash(error);
+    return;
+  }
+  const name = /filename="([^"]+)"/.exec(answer.headers.get("Content-Disposition") || "")?.[1] || `eights-${code}.json`;
+  const link = el("a");
+  link.href = URL.createObjectURL(await answer.blob());
+  link.download = name;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(link.href), 10000);
 }
 
 /** The match's end: the server's lines, the rematch (the host), a new game. */

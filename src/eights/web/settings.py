@@ -1,0 +1,154 @@
+"""What ``eights serve`` lets strangers do, in one place: every limit with its safe default, the public
+address that room links are made from, and the proxies whose ``X-Forwarded-For`` is believed
+(docs/security.md lists each with its reason).
+
+A limit is changed with ``eights serve --limit NAME=VALUE`` (or ``Limits.with_changes``), which refuses
+an unknown name or a value of the wrong kind in one sentence naming the valid choices.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+from dataclasses import dataclass, field, fields, replace
+from urllib.parse import urlsplit
+
+from limits import RateLimitItem, parse
+
+__all__ = ["Limits", "Settings", "SettingsError", "check_public_url"]
+
+
+class SettingsError(ValueError):
+    """A setting that cannot be used: names it and the valid choices."""
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Every resource a client can make has a limit here, and everything it leaves behind an expiry."""
+
+    #: Rooms one client (address) may make, as a rate (``limits``' notation: "20/hour", "5/minute").
+    rooms_per_client: str = "30/hour"
+    #: Rooms held at once (live, saved and restored); past it new rooms are refused until some expire.
+    max_rooms: int = 2000
+    #: Seconds a lobby nobody has touched lives (no match started, no message that changed it).
+    lobby_seconds: int = 3600
+    #: Seconds a finished room lives after its last change.
+    over_seconds: int = 3600
+    #: Seconds a room whose match is in play lives with no person at the table (abandoned).
+    abandoned_seconds: int = 24 * 3600
+    #: WebSockets one client may hold open at once (tabs, devices behind one address).
+    connections_per_client: int = 24
+    #: WebSockets one room may hold at once (its seats and its spectators).
+    connections_per_room: int = 40
+    #: Seconds a new WebSocket has to say ``hello`` before it is closed.
+    hello_seconds: float = 10.0
+    #: Seconds a WebSocket may stay silent (the page pings every 25 s, a hidden tab at least once a minute).
+    silent_seconds: float = 150.0
+    #: Messages a connection may send a second, and in a burst.
+    messages_per_second: float = 20.0
+    message_burst: int = 40
+    #: Refused messages (too fast, malformed or refused by the room) a connection may send in a minute.
+    refused_per_minute: int = 120
+    #: Room lookups by code that find nothing, per client (guessing codes), as a rate.
+    misses_per_client: str = "30/minute"
+    #: Seconds a computer player may think on one decision (the searches' budget; the hard deadline is
+    #: this plus a margin, after which the worker is replaced and a quick move is played).
+    think_seconds: float = 3.0
+
+    def with_changes(self, changes: dict[str, str]) -> Limits:
+        """These limits with ``changes`` (names and values as text).
+
+        :raises SettingsError: naming an unknown limit or a bad value.
+        """
+        kinds = {f.name: f.type for f in fields(self)}
+        values: dict[str, object] = {}
+        for name, text in changes.items():
+            key = name.strip().replace("-", "_")
+            if key not in kinds:
+                raise SettingsError(f"unknown limit {name!r}; valid limits: {', '.join(kinds)}")
+            kind = str(kinds[key])
+            text = text.strip()
+            try:
+                if kind == "int":
+                    value: object = int(text)
+                elif kind == "float":
+                    value = float(text)
+                else:
+                    parse(text)
+                    value = text
+            except ValueError:
+                example = {"int": "a whole number", "float": "a number of seconds"}.get(kind, "a rate like 20/hour")
+                raise SettingsError(f"limit {key}: {text!r} is not {example}") from None
+            if isinstance(value, int | float) and not value > 0:
+                raise SettingsError(f"limit {key}: {text!r} must be more than 0")
+            values[key] = value
+        return replace(self, **values)  # type: ignore[arg-type]
+
+    def rate(self, name: str) -> RateLimitItem:
+        """A rate limit by its field's name, as ``limits`` reads it."""
+        text: str = getattr(self, name)
+        return parse(text)
+
+
+def check_public_url(url: str) -> str:
+    """A public address for room links: ``http(s)://host[:port][/path]``, without a trailing slash.
+
+    :raises SettingsError: naming what is wrong with it.
+    """
+    parts = urlsplit(url.strip())
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise SettingsError(f"public URL {url!r}: give the address people open, like https://eights.example.org")
+    if parts.query or parts.fragment:
+        raise SettingsError(f"public URL {url!r}: give it without a query or fragment")
+    return url.strip().rstrip("/")
+
+
+def check_proxy(address: str) -> ipaddress.IPv4Network | ipaddress.IPv6Network:
+    """A trusted proxy: an address or a network (``127.0.0.1``, ``10.0.0.0/8``).
+
+    :raises SettingsError: when it is neither.
+    """
+    try:
+        return ipaddress.ip_network(address.strip(), strict=False)
+    except ValueError:
+        raise SettingsError(
+            f"trusted proxy {address!r}: give an address like 127.0.0.1 or a network like 10.0.0.0/8"
+        ) from None
+
+
+@dataclass(frozen=True)
+class Settings:
+    """How the server faces the world: its limits, its public address and the proxies it trusts."""
+
+    limits: Limits = field(default_factory=Limits)
+    #: The address people open (room links and QR codes are made from it, never from a request's Host).
+    public_url: str = "http://localhost:8000"
+    #: Proxies whose ``X-Forwarded-For`` names the client (none: the socket's peer is the client).
+    trusted_proxies: tuple[ipaddress.IPv4Network | ipaddress.IPv6Network, ...] = ()
+
+    def trusts(self, address: str) -> bool:
+        try:
+            ip = ipaddress.ip_address(address)
+        except ValueError:
+            return False
+        return any(ip in network for network in self.trusted_proxies)
+
+    def client(self, peer: str | None, forwarded: str | None) -> str:
+        """The client's address: the socket's peer, or, when the peer is a trusted proxy, the last address in
+        ``X-Forwarded-For`` that is not a trusted proxy (the one the nearest trusted proxy saw)."""
+        address = peer or "unknown"
+        if forwarded and self.trusts(address):
+            for hop in reversed([h.strip() for h in forwarded.split(",") if h.strip()]):
+                address = hop
+                if not self.trusts(hop):
+                    break
+        return address
+
+    def origin_allowed(self, origin: str | None, host: str | None) -> bool:
+        """A WebSocket's ``Origin``: none (not a browser), the public address's, or the page's own host."""
+        if origin is None:
+            return True
+        parts = urlsplit(origin)
+        public = urlsplit(self.public_url)
+        if (parts.scheme, parts.netloc) == (public.scheme, public.netloc):
+            return True
+        return host is not None and parts.netloc == host
