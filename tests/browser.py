@@ -68,9 +68,10 @@ class LiveServer:
     and database, as a person restarting their server would.
     """
 
-    def __init__(self, db: Path, pace: float = 0.05) -> None:
+    def __init__(self, db: Path, pace: float = 0.05, options: tuple[str, ...] = ()) -> None:
         self.db = db
         self.pace = pace
+        self.options = options
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.process: subprocess.Popen[bytes] | None = None
@@ -79,7 +80,7 @@ class LiveServer:
     def start(self) -> None:
         command = [sys.executable, "-m", "eights.cli", "serve", "--port", str(self.port), "--pace", str(self.pace)]
         self.process = subprocess.Popen(
-            [*command, "--db", str(self.db)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
+            [*command, "--db", str(self.db), *self.options], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
         )
         deadline = time.monotonic() + PATIENCE
         while True:

@@ -413,7 +413,7 @@ class Hub:
                 )
                 for state in room.seats:
                     if state.kind == "computer":
-                        state.level = web_seat(state.level or STAND_IN)
+                        state.level = web_seat((state.level or STAND_IN).partition("@")[0])
                 if saved.match_id is not None:
                     room.session = self.store.session(saved.match_id)
                     room.session.speed = 5
@@ -549,6 +549,8 @@ class Hub:
                 await self.broadcast(room)
             else:
                 await self._send_state(room, connection)
+                if connection.closed:
+                    await self._leave(connection)
         self._run(room)
 
     async def _take_seat(self, room: Room, seat: int, connection: Connection) -> None:
