@@ -4,6 +4,7 @@ again, history and stats, remembered settings, and databases that cannot be used
 from __future__ import annotations
 
 import sqlite3
+import threading
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -106,6 +107,40 @@ def test_the_writer_commits_several_matches_and_batches_in_one_transaction(
         assert outcome is not None and summary.finished
         assert (summary.winners, summary.totals, summary.rounds) == (outcome.winners, outcome.totals, outcome.rounds)
         assert summary.names == session.names and summary.players == session.config.seats
+
+
+def test_the_writers_queue_is_bounded_and_a_match_waits_for_room_in_it(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A database slower than play: past ``limit`` batches waiting, the match handing one more over waits
+    for the writer's thread (back-pressure), and nothing is lost."""
+    clock = [0.0]
+    monkeypatch.setattr(matches.time, "monotonic", lambda: clock[0])
+    handed: list[Batch] = []
+    monkeypatch.setattr(store.writer, "submit", handed.append)
+    session = store.start(build_config("classic", players=2, bots="easy", humans=0, seed=3))
+    while not session.game.is_over:
+        play_out(session, stop_after=1)
+        clock[0] += matches.GROUP_SECONDS
+    monkeypatch.undo()
+    assert len(handed) > 4
+    held = store.writer
+    held.limit = 2
+    with held.opening:  # the thread's next write waits here, as on a slow database
+        held.submit(handed[0])
+        for _ in range(1000):  # the thread takes the first batch, and then waits
+            if not held.queue:
+                break
+            threading.Event().wait(0.01)
+        held.submit(handed[1])
+        held.submit(handed[2])
+        rest = threading.Thread(target=lambda: [held.submit(batch) for batch in handed[3:]])
+        rest.start()
+        rest.join(0.3)
+        assert rest.is_alive() and len(held.queue) == 2  # waiting for room, not growing
+    rest.join()
+    held.settle()
+    assert store.record(session.log.match_id).actions == tuple(str(a) for a in session.game.actions)  # type: ignore[union-attr]
 
 
 def test_one_match_failing_in_the_writers_commit_costs_the_others_nothing(

@@ -330,16 +330,23 @@ def keepable(engine: Engine) -> bool:
     return isinstance(engine.pool, QueuePool | NullPool)
 
 
+#: Batches that may wait for the writer's thread at once; past them a match waits for the thread.
+QUEUE_LIMIT = 4096
+
+
 class Writer:
     """A store's writer: its connection (opened at the first write, and again after the server dropped
     it) and the thread that writes computer-only matches behind play.
 
     Where the engine's connections cannot be kept apart (an in-memory database), every batch is
-    written at once through the engine's own connection.
+    written at once through the engine's own connection. At most ``limit`` batches wait for the thread:
+    a match that would hand over one more waits until the thread takes them (back-pressure, where a
+    database slower than play would otherwise hold ever more of them in memory).
     """
 
-    def __init__(self, engine: Engine) -> None:
+    def __init__(self, engine: Engine, limit: int = QUEUE_LIMIT) -> None:
         self.engine = engine
+        self.limit = limit
         self.connection: OwnConnection | None = None
         self.queue: list[Batch] = []
         #: Batches handed to the thread, and those it has written (or failed), since the start.
@@ -397,6 +404,8 @@ class Writer:
             self._write_or_keep([batch])
             return
         with self.changed:
+            while len(self.queue) >= self.limit and not self.stopping:
+                self.changed.wait()
             self.queue.append(batch)
             self.handed += 1
             if self.thread is None:
@@ -432,6 +441,7 @@ class Writer:
                     return
                 # All that came in while the last commit was on its way goes in this one.
                 batches, self.queue = self.queue, []
+                self.changed.notify_all()  # room for matches waiting to hand theirs over
             try:
                 self._write_or_keep(batches)
             finally:
