@@ -395,6 +395,11 @@ def test_a_reload_mid_round_keeps_the_seat(chromium: Any, live_server: Any) -> N
         play([me], until="turn")
         assert hand_codes(me) == before and me.table["seat"] == seat
         assert me.page.locator("#log li").all_text_contents() == told  # all at once: the same lines
+        scrolled = me.page.evaluate(
+            "() => { const b = document.getElementById('log-box');"
+            " return [b.scrollHeight > b.clientHeight, b.scrollHeight - b.scrollTop - b.clientHeight]; }"
+        )
+        assert scrolled[0] and scrolled[1] < 2, f"the newest line is in sight after the reload: {scrolled}"
         assert me.page.locator("#seats .seat").nth(seat).text_content().find("(you)") >= 0
         version = me.states[-1]["version"]
         by_touch(me, "turn")  # it can still act

@@ -15,6 +15,7 @@ const ui = {
   seat: null, // from `welcome`: null while watching
   state: null, // the last `state`
   log: { from: 0, lines: [] }, // the narration held, from position `from` of the room's log
+  logToEnd: false, // the narration's newest line is to be scrolled into sight once drawn
   hint: null, // {version, text, action}
   lastRoundEnd: null,
   busy: null, // the version a move was sent for (one move per version)
@@ -63,6 +64,7 @@ function receive(message) {
       keepLog(message.log_from, message.log);
       ui.state = message;
       draw();
+      if (ui.logToEnd) $("log-box").scrollTop = $("log-box").scrollHeight; // now shown: the newest line in sight
       break;
     case "hint":
       ui.hint = { version: ui.state?.version, text: message.text, action: message.action };
@@ -115,6 +117,7 @@ function keepLog(from, lines) {
     log.lines = [];
     list.replaceChildren();
   }
+  ui.logToEnd = false;
   if (!lines.length) return;
   const box = $("log-box");
   const atEnd = box.scrollHeight - box.scrollTop - box.clientHeight < 40;
@@ -123,7 +126,7 @@ function keepLog(from, lines) {
   for (const line of lines) list.append(el("li", line));
   log.lines.push(...lines);
   if (lines.length > 3) setTimeout(() => list.setAttribute("aria-live", "polite"), 0);
-  if (atEnd || lines.length > 3) box.scrollTop = box.scrollHeight; // the newest line stays in sight
+  ui.logToEnd = atEnd || lines.length > 3; // the newest line stays in sight (scrolled once the table is drawn)
 }
 
 function draw() {
