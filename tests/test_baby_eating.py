@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from dataclasses import replace
 from unittest.mock import ANY
 
 import pytest
@@ -40,6 +41,7 @@ from eights.engine.events import (
     SuitNamed,
 )
 from eights.rules import RulesError, load_preset
+from eights.table.narrate import duty_lines
 from tests.scripting import scripted
 
 BABY = load_preset("baby-eating")
@@ -904,6 +906,26 @@ def test_d31_guarantee_joker_combo_hoards_the_draw_pile():
     assert Counter(game.hands[1]) == Counter(hoard) - Counter(drawn.cards)
     assert game.stock == [] and game.hoarder == 1
     assert game.turn == 0
+
+
+def test_d31_the_combo_is_told_when_it_can_happen_now_or_cannot_for_a_while():
+    """Not at every turn: with a JK on top (a GJ on it now makes the combo), and once used (until a K♥)."""
+
+    def told(game: Game, **seen: object) -> list[str]:
+        lines = duty_lines(replace(view(game, 0), **seen), ("A", "B", "C"))
+        return [line for line in lines if "Guarantee Joker" in line]
+
+    game = combo_game()
+    assert told(game) == []
+    act(game, 1, "play JK", "suit H")
+    assert told(game) == [
+        "Guarantee Joker combo: a GJ laid on this JK by another player gives the JK's player the whole draw pile "
+        "(once a game, until a K♥)."
+    ]
+    act(game, 2, "play GJ", "suit S")
+    assert [line.partition(":")[0] for line in told(game)] == ["Guarantee Joker hold"]  # the hold's own line
+    # once the hold is over, until a K♥
+    assert told(game, guarantee_hoarder=None) == ["Guarantee Joker combo used: it can happen again only after a K♥."]
 
 
 def test_d31_under_the_hold_forced_draws_come_from_the_hoarder():

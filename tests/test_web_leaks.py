@@ -17,6 +17,7 @@ from eights.cards import Card
 from eights.engine import Game, redact, view
 from eights.rules import PRESETS
 from eights.store import Store, database_url
+from eights.table.narrate import COMBO_AGAIN, COMBO_WORDS
 from eights.web.protocol import Act, Hello
 from eights.web.rooms import Connection, Hub
 from eights.web.workers import BotPool
@@ -25,7 +26,7 @@ CARD = re.compile(r"(?<![0-9A-Z])(10|[2-9AJQK])([CDHS♣♦♥♠])(?![0-9A-Za-z
 
 
 #: Rule statements that name cards whoever holds them (the Guarantee Joker's pending line): not a card's place.
-RULE_TEXTS = ("Guarantee Joker combo (GJ on JK)", "a K♥ makes it possible again")
+RULE_TEXTS = (COMBO_WORDS, COMBO_AGAIN, "until a K♥")
 #: Where a narration line's rule clauses begin (``narrate.rule_words``): they name cards, not their places.
 RULE_CLAUSES = " — "
 

@@ -198,6 +198,11 @@ def top_words(view: View) -> str:
     return text + f" Suit: {suit_words(view.active_suit)}."
 
 
+#: The Guarantee Joker combo's rule words (they name cards, not where any card is).
+COMBO_WORDS = "a GJ laid on this JK by another player"
+COMBO_AGAIN = "it can happen again only after a K♥"
+
+
 def duty_lines(view: View, names: tuple[str, ...]) -> list[str]:
     """Everything pending on the table: a chain, a follow-me duty, a waiting 3, a run, the Guarantee Joker."""
     lines = []
@@ -223,8 +228,14 @@ def duty_lines(view: View, names: tuple[str, ...]) -> list[str]:
             "a player who cannot match is skipped."
         )
     elif view.rules.guarantee_joker:
-        state = "still possible" if view.combo_armed else "used (a K♥ makes it possible again)"
-        lines.append(f"Guarantee Joker combo (GJ on JK): {state}.")
+        # Said when it can happen now (a JK on top) or cannot for a while, not at every turn.
+        if view.combo_armed and str(view.top) == "JK":
+            lines.append(
+                f"Guarantee Joker combo: {COMBO_WORDS} gives the JK's player the whole draw pile "
+                "(once a game, until a K♥)."
+            )
+        elif not view.combo_armed:
+            lines.append(f"Guarantee Joker combo used: {COMBO_AGAIN}.")
     if view.teams:
         lines.append("Teams: " + "; ".join(f"{names[a]} & {names[b]}" for a, b in view.teams) + ".")
     return lines
