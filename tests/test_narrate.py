@@ -17,6 +17,7 @@ import pytest
 from textual.widgets._header import HeaderTitle
 
 from eights.bots import Hint, make_bot
+from eights.cards import Card
 from eights.engine import DRAW, Game, Play, parse_action, view
 from eights.rules import load_preset
 from eights.rules.ruleset import PRESETS
@@ -194,6 +195,14 @@ def test_a_hint_with_a_new_reason_says_it():
     play = Play(game.hands[0][0])
     said = narrator.hint_words(Hint(play, "play 5♣: you keep 2 more clubs"), seen)
     assert said == "Hint: play 5♣: you keep 2 more clubs."
+
+
+def test_a_hint_for_the_only_legal_move_says_so_and_gives_no_strategy():
+    game = scripted("classic", hands=["5C 9H 3D", "9D 9S 2H"], starter="7C", stock="", dealer=1)
+    seen = view(game, 0)
+    assert seen.legal == (Play(Card("5C")),)
+    hint = make_bot("normal", 1).hint(seen)
+    assert Narrator(game.rules, NAMES, 0).hint_words(hint, seen) == "Hint: play 5♣ (your only legal move)."
 
 
 # ----- each rule explained when it first acts -----------------------------------------------------

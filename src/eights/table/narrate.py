@@ -170,6 +170,8 @@ def action_words(action: Action, view: View, names: tuple[str, ...]) -> str:
 def hint_words(hint: Hint, view: View, names: tuple[str, ...]) -> str:
     """``Hint: play 8♥ and go out``: the move, and why (the reason may already name the move)."""
     words = action_words(hint.action, view, names)
+    if tuple(view.legal) == (hint.action,) and not isinstance(hint.action, Draw):
+        return f"Hint: {words} (your only legal move)."  # no strategy to it: nothing else may be done
     reason = hint.reason.strip().rstrip(".")
     if reason.split(" ", 1)[0].rstrip(":") == words.split(" ", 1)[0]:
         return f"Hint: {reason}."
