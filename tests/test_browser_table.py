@@ -459,6 +459,16 @@ def test_accessibility(chromium: Any, live_server: Any) -> None:
             const style = getComputedStyle(e);
             return style.transitionDuration.split(",").some((d) => parseFloat(d) > 0) || style.animationName !== "none";
           }).length"""
+        # what 0 means is said beside each box where 0 is no count, and read with it
+        form = calm.new_page()
+        form.goto(live_server.base + "/")
+        form.wait_for_selector("#new-option-target", state="attached")
+        described = form.evaluate(
+            """() => { const box = document.getElementById('new-option-target');
+                 return document.getElementById(box.getAttribute('aria-describedby')).textContent; }"""
+        )
+        assert described == "0: no target score"
+        form.close()
         pages = []
         for context in (calm, lively):
             me = Watched(context.new_page())

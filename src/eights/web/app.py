@@ -83,6 +83,20 @@ def _label(key: str) -> str:
     return key.replace("_", " ").capitalize()
 
 
+#: What 0 means for the whole-number options where 0 is not a count (the form says it beside the box).
+ZERO_WORDS = {
+    "packs": "0: the fewest packs that seat everyone",
+    "jokers": "0: no jokers",
+    "deal_two_players": "0: as Deal",
+    "deal_extra_packs": "0: as Deal",
+    "draw_limit": "0: no limit",
+    "target": "0: no target score",
+    "target_per_player": "0: no target per player",
+    "hands": "0: one hand, or play to the target",
+    "expanded_from": "0: never by the player count",
+    "expanded_max_players": "0: as many as the packs seat",
+}
+
 #: Text options with a fixed set of values.
 CHOICES = {"draw": tuple(DRAW_POLICIES), "scoring": tuple(SCORING_MODES), "expanded_deck": EXPANDED_DECK}
 
@@ -112,6 +126,8 @@ def option_space(rules: RuleSet) -> list[dict[str, Any]]:
             entry["kind"] = "bool"
         elif "int" in kind and "tuple" not in kind:
             entry["kind"] = "int"
+            if key in ZERO_WORDS:
+                entry["zero"] = ZERO_WORDS[key]
         elif "tuple" in kind:
             entry["kind"] = "list"
         else:

@@ -115,7 +115,15 @@ function optionControl(option, config, prefix, change) {
     control.addEventListener("change", () => set(control.value.trim()));
   }
   control.id = `${prefix}option-${option.key}`;
-  return labelled(option.label, control, option.kind === "bool" ? "check" : "inline");
+  const line = labelled(option.label, control, option.kind === "bool" ? "check" : "inline");
+  if (option.zero) {
+    // what 0 means, said beside the box (0 is rarely a count here: no target, as the deal, the fewest packs)
+    const note = el("small", option.zero, "zero-note");
+    note.id = `${control.id}-zero`;
+    control.setAttribute("aria-describedby", note.id);
+    line.append(note);
+  }
+  return line;
 }
 
 /** A seat's line: its words and a control (or just words). */
