@@ -18,7 +18,10 @@ four sockets on either side).
 Each room: its host creates it (``POST /api/rooms``, ``seats: ["me", "open", "open",
 "open"]``, classic rules) and says ``hello`` with its token; three friends say ``hello``
 without one and ``sit`` in seats 1, 2 and 3; once every seat is a person the host sends
-``start``. The rooms are made one after another, evenly over the ramp-up (``--ramp``,
+``start``. Each room's four clients come from an address of their own in 127.0.0.0/8 (a family at
+one table; ``address_of``), so that the server's limits, all at their defaults (docs/security.md:
+rooms per client, sockets per client and per room, message rates), meet the load as they would
+meet families on the internet. The rooms are made one after another, evenly over the ramp-up (``--ramp``,
 default N / 25 seconds, at least 5). Whoever is to act (``state.table.to_act`` is its seat)
 thinks for a random time, uniform in ``--think`` (default 1-3 s, a person's pace), then
 sends ``act`` with the state's ``version`` and a legal move chosen at random from
@@ -129,8 +132,8 @@ def free_port() -> int:
         return port
 
 
-def start_server(port: int, db: Path, nice: int) -> subprocess.Popen[bytes]:
-    command = [sys.executable, "-m", "eights.cli", "serve", "--port", str(port), "--db", str(db)]
+def start_server(port: int, db: Path, nice: int, options: list[str] | None = None) -> subprocess.Popen[bytes]:
+    command = [sys.executable, "-m", "eights.cli", "serve", "--port", str(port), "--db", str(db), *(options or [])]
     process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     if nice:
         os.setpriority(os.PRIO_PROCESS, process.pid, nice)
@@ -276,11 +279,19 @@ class RoomPlay:
         await socket.send(json.dumps({"type": "act", "version": version, "action": action}))
 
 
-async def one_room(plan: Plan, http: httpx.AsyncClient, index: int, tally: Tally) -> None:
+def address_of(index: int) -> str:
+    """Room ``index``'s clients' own loopback address (127.1.0.1, 127.1.0.2, ...; 62,500 rooms at most)."""
+    return f"127.{1 + index // 62_500}.{index // 250 % 250}.{index % 250 + 1}"
+
+
+async def one_room(plan: Plan, index: int, tally: Tally) -> None:
     """Make room ``index``, seat its four people, play until the window ends and the last updates are in."""
     ws = plan.base.replace("http", "ws", 1) + "/ws"
     play = RoomPlay(plan, tally, random.Random(plan.seed * 100_003 + index))
-    answer = await http.post("/api/rooms", json={"name": "Host", "seats": ["me", "open", "open", "open"]})
+    address = address_of(index)
+    transport = httpx.AsyncHTTPTransport(local_address=address)
+    async with httpx.AsyncClient(base_url=plan.base, timeout=TIMEOUT, transport=transport) as http:
+        answer = await http.post("/api/rooms", json={"name": "Host", "seats": ["me", "open", "open", "open"]})
     answer.raise_for_status()
     made = answer.json()
     code = made["code"]
@@ -288,7 +299,7 @@ async def one_room(plan: Plan, http: httpx.AsyncClient, index: int, tally: Tally
     tasks: list[asyncio.Task[None]] = []
     try:
         for seat in range(4):
-            socket = await connect(ws, max_size=2**22, compression=plan.compression)
+            socket = await connect(ws, max_size=2**22, compression=plan.compression, local_addr=(address, 0))
             sockets.append(socket)
             if seat == 0:
                 await socket.send(json.dumps({"type": "hello", "room": code, "token": made["token"]}))
@@ -315,23 +326,21 @@ async def one_room(plan: Plan, http: httpx.AsyncClient, index: int, tally: Tally
 
 async def client_main(plan: Plan, rooms: list[int], ramp_start: float, ramp: float, total: int) -> Tally:
     tally = Tally()
-    limits = httpx.Limits(max_connections=20)
-    async with httpx.AsyncClient(base_url=plan.base, timeout=TIMEOUT, limits=limits) as http:
 
-        async def later(index: int) -> None:
-            await asyncio.sleep(max(0.0, ramp_start + ramp * index / total - time.monotonic()))
-            try:
-                await one_room(plan, http, index, tally)
-            except (OSError, httpx.HTTPError, ConnectionClosed) as exc:
-                tally.error(f"failed:{type(exc).__name__}")
+    async def later(index: int) -> None:
+        await asyncio.sleep(max(0.0, ramp_start + ramp * index / total - time.monotonic()))
+        try:
+            await one_room(plan, index, tally)
+        except (OSError, httpx.HTTPError, ConnectionClosed) as exc:
+            tally.error(f"failed:{type(exc).__name__}")
 
-        async def clock_cpu() -> None:
-            await asyncio.sleep(max(0.0, plan.window[0] - time.monotonic()))
-            start = time.process_time()
-            await asyncio.sleep(max(0.0, plan.window[1] - time.monotonic()))
-            tally.cpu = time.process_time() - start
+    async def clock_cpu() -> None:
+        await asyncio.sleep(max(0.0, plan.window[0] - time.monotonic()))
+        start = time.process_time()
+        await asyncio.sleep(max(0.0, plan.window[1] - time.monotonic()))
+        tally.cpu = time.process_time() - start
 
-        await asyncio.gather(clock_cpu(), *(later(i) for i in rooms))
+    await asyncio.gather(clock_cpu(), *(later(i) for i in rooms))
     return tally
 
 
