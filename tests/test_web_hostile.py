@@ -6,6 +6,9 @@ from __future__ import annotations
 
 import json
 import re
+import socket as socket_module
+import subprocess
+import sys
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
@@ -318,3 +321,45 @@ def test_every_error_has_one_shape(server: LiveServer) -> None:
     for path, body in [("/api/rooms", {"nme": "typo"}), ("/api/rooms", {"name": 5}), ("/api/nothing", None)]:
         status, answer, _ = call(server.base, path, body)
         assert status in (400, 404) and set(answer) == {"error"} and isinstance(answer["error"], str), answer
+
+
+# ----- the command itself ------------------------------------------------------------------------------------
+
+
+def serve(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "eights.cli", "serve", *args], capture_output=True, text=True, timeout=PATIENCE
+    )
+
+
+def test_a_busy_port_or_a_bad_address_is_one_line_and_nothing_announced(tmp_path: Path) -> None:
+    with socket_module.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        busy = serve("--port", str(port), "--db", str(tmp_path / "a.db"))
+    assert busy.returncode == 2 and busy.stdout == ""
+    assert busy.stderr.strip().splitlines() == [
+        f"eights: error: cannot listen on 127.0.0.1 port {port}: it is in use (another server?); "
+        "choose another with --port or --host"
+    ]
+    bad = serve("--host", "203.0.113.250", "--port", str(port), "--db", str(tmp_path / "b.db"))
+    assert bad.returncode == 2 and bad.stdout == "" and len(bad.stderr.strip().splitlines()) == 1
+    assert "cannot listen on 203.0.113.250" in bad.stderr and "Traceback" not in bad.stderr
+
+
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (("--limit", "max_room=5"), "unknown limit 'max_room'; valid limits: rooms_per_client, max_rooms,"),
+        (("--limit", "max_rooms=lots"), "limit max_rooms: 'lots' is not a whole number"),
+        (("--limit", "rooms_per_client=often"), "limit rooms_per_client: 'often' is not a rate like 20/hour"),
+        (("--limit", "max_rooms"), "--limit 'max_rooms': give NAME=VALUE, like max_rooms=500"),
+        (("--public-url", "eights.example.org"), "public URL 'eights.example.org': give the address people open"),
+        (("--trust-proxy", "my-proxy"), "trusted proxy 'my-proxy': give an address like 127.0.0.1"),
+    ],
+)
+def test_bad_settings_are_refused_in_one_line(tmp_path: Path, args: tuple[str, ...], words: str) -> None:
+    done = serve(*args, "--db", str(tmp_path / "c.db"))
+    assert done.returncode == 2 and done.stdout == "" and words in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1
