@@ -41,6 +41,7 @@ from typing import Any
 import httpx
 from websockets.asyncio.client import ClientConnection, connect
 
+import server as server_bench
 from server import address_of, cpu_seconds, free_port, progress, rss_kb, start_server, stop_server
 
 
@@ -117,6 +118,7 @@ def main() -> None:
     parser.add_argument("--settle", type=float, default=10.0, help="seconds to wait before measuring (default 10)")
     parser.add_argument("--silent-limit", type=float, default=None, help="pass --limit silent_seconds=S")
     args = parser.parse_args()
+    server_bench.PATIENCE = 600.0  # a server that takes every room up at its start may take minutes
     _soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
     folder = Path(tempfile.mkdtemp(prefix="eights-idle-"))

@@ -9,6 +9,7 @@ from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
+import pytest
 from sqlalchemy import update
 from sqlalchemy.orm import Session as DbSession
 
@@ -18,7 +19,7 @@ from eights.store import Store, database_url
 from eights.store.matches import now
 from eights.store.models import RoomRow
 from eights.web.protocol import Hello, Sit, Start
-from eights.web.rooms import Connection, Hub
+from eights.web.rooms import Connection, Hub, RoomError
 from eights.web.settings import Limits
 from eights.web.workers import BotPool
 from tests.test_web_rooms import Clock, listener, settle
@@ -62,7 +63,10 @@ def test_expired_rooms_are_not_restored_and_are_forgotten(tmp_path: Path) -> Non
             db.execute(update(RoomRow).where(RoomRow.code == old.code).values(updated_at=now() - timedelta(hours=2)))
         again = hub_at(tmp_path, clock, lobby_seconds=3600)
         assert await again.restore() == 1
-        assert list(again.rooms) == [new.code]
+        assert again.rooms == {}  # taken up when asked for, not all at the start
+        assert again.get(new.code).code == new.code and list(again.rooms) == [new.code]
+        with pytest.raises(RoomError):
+            again.get(old.code)
         assert [r.code for r in again.saved.all()] == [new.code]
         await again.close()
 

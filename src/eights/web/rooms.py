@@ -33,7 +33,7 @@ from eights.rules import PRESETS, RulesError, RuleSet, load_preset
 from eights.simulate import bot_seed
 from eights.store import Store, StoreError
 from eights.store.db import token_hash
-from eights.store.matches import Rooms, rule_changes
+from eights.store.matches import Rooms, SavedRoom, rule_changes
 from eights.table import HUMAN, PlayConfig, Session, UsageError
 from eights.table.narrate import hint_words
 from eights.table.session import check_name
@@ -250,6 +250,8 @@ class Hub:
         self.sleep = sleep
         self.pace = pace
         self.rooms: dict[str, Room] = {}
+        #: Rooms saved before a restart and not asked for since: each with when it was last used (the clock's).
+        self.dormant: dict[str, tuple[SavedRoom, float]] = {}
         self._sweeper: asyncio.Task[None] | None = None
 
     # ----- rooms -------------------------------------------------------------------------------------------
@@ -298,7 +300,7 @@ class Hub:
         self._check(rules, states, players)
         if start and any(s.kind == OPEN for s in states):
             raise RoomError("bad_setup", "seats: a game that starts at once cannot have open seats")
-        if len(self.rooms) >= self.limits.max_rooms:
+        if len(self.rooms) + len(self.dormant) >= self.limits.max_rooms:
             raise RoomError("too_many_rooms", "the server has as many rooms as it can hold: try again later")
         if client is not None and not self.guard.make_room(client):
             raise RoomError("too_many_rooms", "you have made many rooms just now: wait a while, or play in one of them")
@@ -350,7 +352,7 @@ class Hub:
         if client is not None and not self.guard.may_look_up(client):
             raise RoomError("too_fast", "too many room codes that lead nowhere: wait a minute, then check the link")
         key = normal_code(code)
-        room = self.rooms.get(key) if len(key) <= CODE_MAX else None
+        room = (self.rooms.get(key) or self._take_up(key)) if len(key) <= CODE_MAX else None
         if room is None:
             if client is not None:
                 self.guard.missed(client)
@@ -391,39 +393,50 @@ class Hub:
         return {"lobby": limits.lobby_seconds, "over": limits.over_seconds}.get(phase, limits.abandoned_seconds)
 
     async def restore(self) -> int:
-        """Take up again, after a restart, every saved room that has not expired (the newest first, as many as
-        the server may hold); expired rooms are forgotten. The count taken up."""
+        """After a restart: every saved room that has not expired (the newest first, as many as the server may
+        hold) is known again, and taken up (its match played again from the store) when someone asks for it;
+        expired rooms are forgotten. The count known."""
         expired = []
         moment = datetime.now(UTC).replace(tzinfo=None)
         for saved in reversed(self.saved.all()):
-            age = (moment - saved.updated_at) / timedelta(seconds=1)
-            if age > self.lifetime(saved.phase) or len(self.rooms) >= self.limits.max_rooms:
+            age = max(0.0, (moment - saved.updated_at) / timedelta(seconds=1))
+            if age > self.lifetime(saved.phase) or len(self.dormant) >= self.limits.max_rooms:
                 expired.append(saved.code)
-                continue
-            data = saved.data
-            try:
-                room = Room(
-                    saved.code,
-                    RuleSet.from_dict(data["rules"]),
-                    [SeatState.from_data(s) for s in data["seats"]],
-                    host_seat=int(data.get("host_seat", 0)),
-                    away_seconds=int(data.get("away_seconds", DEFAULT_AWAY)),
-                    pace=float(data.get("pace", self.pace)),
-                    match_id=saved.match_id,
-                )
-                for state in room.seats:
-                    if state.kind == "computer":
-                        state.level = web_seat((state.level or STAND_IN).partition("@")[0])
-                if saved.match_id is not None:
-                    room.session = self.store.session(saved.match_id)
-                    room.session.speed = 5
-            except (KeyError, TypeError, ValueError, RulesError, StoreError):
-                continue  # a room that cannot be read back is left in the store as it is
-            room.touched = self.clock() - max(0.0, age)
-            self.rooms[room.code] = room
+            else:
+                self.dormant[saved.code] = (saved, self.clock() - age)
         self.saved.delete(expired)
-        # Nobody is back yet: each room waits for its people (``hello`` starts it again).
-        return len(self.rooms)
+        return len(self.dormant)
+
+    def _take_up(self, code: str) -> Room | None:
+        """The saved room ``code`` taken up again, or None when there is none or it cannot be read back (it is
+        then left in the store as it is). Nobody is back yet: it waits for its people (``hello`` starts it)."""
+        found = self.dormant.pop(code, None)
+        if found is None:
+            return None
+        saved, touched = found
+        data = saved.data
+        try:
+            room = Room(
+                saved.code,
+                RuleSet.from_dict(data["rules"]),
+                [SeatState.from_data(s) for s in data["seats"]],
+                host_seat=int(data.get("host_seat", 0)),
+                away_seconds=int(data.get("away_seconds", DEFAULT_AWAY)),
+                pace=float(data.get("pace", self.pace)),
+                match_id=saved.match_id,
+            )
+            for state in room.seats:
+                if state.kind == "computer":
+                    state.level = web_seat((state.level or STAND_IN).partition("@")[0])
+            if saved.match_id is not None:
+                room.session = self.store.session(saved.match_id)
+                room.session.speed = 5
+        except (KeyError, TypeError, ValueError, RulesError, StoreError, RoomError):
+            return None
+        room.touched = touched
+        room.saved_as = (saved.phase, room.to_data(), saved.match_id)
+        self.rooms[room.code] = room
+        return room
 
     def start_sweeping(self) -> None:
         """Look for expired rooms every ``SWEEP_EVERY`` seconds, from now on."""
@@ -451,6 +464,10 @@ class Hub:
             room = self.rooms.pop(code)
             if room.runner is not None:
                 room.runner.cancel()
+        asleep = [code for code, (saved, used) in self.dormant.items() if now - used > self.lifetime(saved.phase)]
+        for code in asleep:
+            del self.dormant[code]
+        gone += asleep
         used = [code for code, room in self.rooms.items() if room.fresh or room.connections]
         self.saved.delete(gone)
         self.saved.touch(used)
