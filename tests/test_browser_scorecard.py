@@ -95,7 +95,7 @@ def fill_round(page: Any, out: str | None, hands: dict[str, Hand]) -> None:
 
 def save(page: Any, rounds: int) -> None:
     page.click("#save-round")
-    page.wait_for_function(f"document.body.dataset.rounds === '{rounds}'", timeout=WAIT)
+    page.wait_for_function("(n) => document.body.dataset.rounds === n", arg=str(rounds), timeout=WAIT)
 
 
 def shown_totals(page: Any) -> tuple[int, ...]:
@@ -133,7 +133,7 @@ def test_a_whole_derange_sheet_on_a_phone_shows_the_totals_worked_by_hand(chromi
                 assert page.get_attribute('#picker-cards [data-card="8H"]', "aria-pressed") == "false"
                 page.click("#picker-done")
                 page.click("#save-round")
-                page.wait_for_function("document.querySelector('#entry-title').textContent.startsWith('Round 8')")
+                page.wait_for_function("() => document.querySelector('#entry-title').textContent.startsWith('Round 8')")
             assert shown_totals(page) == TOTALS[number - 1], f"after round {number}"
             if number < 15:
                 assert page.inner_text("#next").startswith(f"Round {number + 1} of 15:")
@@ -179,17 +179,17 @@ def test_a_second_phone_follows_the_read_only_link_and_cannot_change_the_sheet(c
         for number, (out, hands) in enumerate(ROUNDS[:3], 1):
             fill_round(page, out, hands)
             save(page, number)
-            watcher.wait_for_function(f"document.body.dataset.rounds === '{number}'", timeout=WAIT)
+            watcher.wait_for_function("(n) => document.body.dataset.rounds === n", arg=str(number), timeout=WAIT)
             assert shown_totals(watcher) == TOTALS[number - 1]
             assert watcher.query_selector_all("#rounds button") == []  # no edit or delete
         page.click("#undo")
-        watcher.wait_for_function("document.body.dataset.rounds === '2'", timeout=WAIT)
+        watcher.wait_for_function("() => document.body.dataset.rounds === '2'", timeout=WAIT)
         assert shown_totals(watcher) == TOTALS[1]
         # The server restarts: both pages connect again by themselves, and the next round still appears.
         live_server.restart()
         fill_round(page, *ROUNDS[2])
         save(page, 3)
-        watcher.wait_for_function("document.body.dataset.rounds === '3'", timeout=WAIT)
+        watcher.wait_for_function("() => document.body.dataset.rounds === '3'", timeout=WAIT)
         watcher.wait_for_selector("#connection", state="hidden", timeout=WAIT)
         assert shown_totals(watcher) == TOTALS[2]
         # The read-only code is no edit token: the server refuses it, and the sheet stays as it was.
@@ -219,10 +219,10 @@ def test_a_second_phone_follows_the_read_only_link_and_cannot_change_the_sheet(c
             page.click("#out-1")  # the first phone has begun round 4 as well
             fill_round(other, *ROUNDS[3])
             save(other, 4)
-            watcher.wait_for_function("document.body.dataset.rounds === '4'", timeout=WAIT)
+            watcher.wait_for_function("() => document.body.dataset.rounds === '4'", timeout=WAIT)
             assert shown_totals(watcher) == TOTALS[3]
             # The first phone is told why what it had begun is gone, and its form waits for round 5.
-            page.wait_for_function("document.body.dataset.rounds === '4'", timeout=WAIT)
+            page.wait_for_function("() => document.body.dataset.rounds === '4'", timeout=WAIT)
             assert page.inner_text("#problem") == (
                 "Round 4 was entered on another device while you were entering it here: "
                 "check it in the list; what you had begun was cleared."
