@@ -173,7 +173,53 @@ def test_owners_take_turns_among_many():
             await asyncio.gather(*(decide(owner, seed) for owner in "abc" for seed in range(3)))
         finally:
             pool.close()
-        assert order == ["a", "b", "c"] * 3
+        assert order[:3] == ["a", "b", "c"] and sorted(order) == sorted("abc" * 3)
+
+    asyncio.run(main())
+
+
+def test_the_owner_that_used_the_least_worker_time_goes_first():
+    async def main() -> None:
+        pool = BotPool(1, deadline=PATIENCE)
+        order: list[str] = []
+        _, seen = table()
+
+        async def decide(owner: str, iterations: int) -> None:
+            await pool.choose(make_bot("hard", 5, iterations=iterations), seen, owner)
+            order.append(owner)
+
+        try:
+            for owner, iterations in (("heavy", 1000), ("weighty", 1000), ("light", 2)):
+                await decide(owner, iterations)
+            order.clear()
+            # All asked while the first takes the worker: the light one, asked last, comes next.
+            await asyncio.gather(decide("first", 2), decide("heavy", 2), decide("weighty", 2), decide("light", 2))
+        finally:
+            pool.close()
+        assert order[:2] == ["first", "light"] and sorted(order[2:]) == ["heavy", "weighty"]
+
+    asyncio.run(main())
+
+
+def test_at_equal_use_the_shorter_budget_goes_first():
+    async def main() -> None:
+        pool = BotPool(1, deadline=PATIENCE)
+        order: list[str] = []
+        _, seen = table()
+
+        async def decide(owner: str, bot: Bot) -> None:
+            await pool.choose(bot, seen, owner)
+            order.append(owner)
+
+        try:
+            await asyncio.gather(
+                decide("first", quick_search()),
+                decide("slow", make_bot("hard", 1, seconds=0.3)),
+                decide("quick", make_bot("hard", 2, seconds=0.05)),
+            )
+        finally:
+            pool.close()
+        assert order == ["first", "quick", "slow"]
 
     asyncio.run(main())
 

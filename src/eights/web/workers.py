@@ -15,9 +15,16 @@ What a stranger at the table cannot do to the others:
   decision, everything that happened since the last view it saw, the fallback move included. A
   quick level's thread cannot be killed: past the deadline the seat plays the fallback and the thread
   is left to finish on its copy of the bot, which is then dropped.
-- **Queue ahead of everyone.** Each owner (a room's code) has a queue of its own; the workers serve
-  the owners round robin, one decision per owner at a time (a room decides one seat at a time), so
-  a room with twenty searches waiting delays another room's single search by one decision at most.
+- **Queue ahead of everyone.** Each owner (a room's code) has a queue of its own, and one decision
+  per owner is in a worker at a time (a room decides one seat at a time). The owners share the
+  workers' time (weighted fair queueing): each owner's tag counts the worker time it used, from
+  where the pool's clock stood when it came (an owner coming back starts level with those served
+  now, with no credit saved while away; the clock is the tag of the owner served last), and a free
+  worker takes the decision that would end soonest: the least tag plus the decision's time budget.
+  A room with twenty searches waiting delays another room's single search by one decision at most;
+  a ``hard`` seat (0.2 s a decision) among rooms of ``expert`` seats (1 s) mostly goes first, and
+  where the rooms ask for more than the workers have, every room gets its share and the rest of
+  its decisions play the fallback (``bench/botpool.py``).
 - **Grow the queue.** At most ``per_owner`` decisions wait per owner and ``queued`` in all; a decision
   asked past either cap is refused a worker and plays the fallback move at once. A decision that
   waited ``deadline`` seconds without a worker plays the fallback too, so ``choose`` answers within
@@ -129,23 +136,26 @@ class _Worker:
         return self.process.pid
 
     def exchange(self, bot: Bot, view: View, deadline: float) -> tuple[Any, ...]:
-        """In a thread: the worker's reply to (bot, view), or ("overrun",) or ("lost",) once it was stopped."""
+        """In a thread: the worker's reply to (bot, view), or ("overrun",) or ("lost",) once it was
+        stopped; each followed by the seconds the decision took (a fresh worker's start not counted)."""
+        start = time.perf_counter()
         try:
             if not self.ready:
                 if not self.conn.poll(STARTUP):
                     self.stop(GRACE)
-                    return ("lost",)
+                    return ("lost", 0.0)
                 self.conn.recv()
                 self.ready = True
+            start = time.perf_counter()
             self.conn.send((bot, view))
             if not self.conn.poll(deadline):
                 self.stop(GRACE)
-                return ("overrun",)
+                return ("overrun", deadline)
             reply: tuple[Any, ...] = self.conn.recv()
-            return reply
+            return (*reply, time.perf_counter() - start)
         except (EOFError, OSError):
             self.stop(GRACE)
-            return ("lost",)
+            return ("lost", time.perf_counter() - start)
 
     def terminate(self) -> None:
         with self._lock:
@@ -175,6 +185,8 @@ class _Job:
     owner: str
     #: The worker's (action, bot); None: play the fallback move.
     future: asyncio.Future[tuple[Action, Bot] | None]
+    #: The seconds it is expected to take: its time budget, or the deadline when it has none.
+    cost: float
     running: bool = False
     timer: asyncio.TimerHandle | None = field(default=None, repr=False)
 
@@ -209,8 +221,13 @@ class BotPool:
         self._workers: list[_Worker | None] = [None] * self.processes
         self._free = list(range(self.processes))
         self._queues: dict[str, deque[_Job]] = {}
-        #: Owners with a decision waiting and none in flight, in the order they are served (a dict as an ordered set).
+        #: Owners with a decision waiting and none in flight, in the order they came (a dict as an ordered set).
         self._ready: dict[str, None] = {}
+        #: The worker time each owner used (its tag), counted from where the virtual clock stood when it
+        #: came; the clock is the tag of the owner served last. Tags the clock has passed are forgotten.
+        self._used: dict[str, float] = {}
+        self._clock = 0.0
+        self._forget_at = 64
         self._running: set[str] = set()
         self._waiting = 0
         self._tasks: set[asyncio.Task[None]] = set()
@@ -250,17 +267,18 @@ class BotPool:
             return None
         return thinking.result()
 
-    async def _search(self, bot: Bot, view: View, owner: str) -> tuple[Action, Bot] | None:
+    async def _search(self, bot: ISMCTSBot, view: View, owner: str) -> tuple[Action, Bot] | None:
         queue = self._queues.get(owner)
         if (queue is not None and len(queue) >= self.per_owner) or self._waiting >= self.queued:
             self._counts["refused"] += 1
             return None
         loop = asyncio.get_running_loop()
-        job = _Job(bot, view, owner, loop.create_future())
+        cost = min(bot.seconds or self.deadline, self.deadline)
+        job = _Job(bot, view, owner, loop.create_future(), cost)
         self._queues.setdefault(owner, deque()).append(job)
         self._waiting += 1
         if owner not in self._running:
-            self._ready[owner] = None
+            self._make_ready(owner)
         job.timer = loop.call_later(self.deadline, self._expire, job)
         self._pump()
         try:
@@ -281,11 +299,19 @@ class BotPool:
 
     # ----- the queues ------------------------------------------------------------------------------------------
 
+    def _make_ready(self, owner: str) -> None:
+        if owner not in self._ready:
+            self._ready[owner] = None
+            self._used[owner] = max(self._used.get(owner, 0.0), self._clock)
+
     def _pump(self) -> None:
-        """Hand waiting decisions to free workers, owners in turn."""
+        """Hand waiting decisions to free workers: first the owner whose decision would end its use of
+        the workers soonest (the worker time it used, plus the decision's time budget), the one that
+        came first among equals."""
         while self._ready and self._free and not self._closed:
-            owner = next(iter(self._ready))
+            owner = min(self._ready, key=lambda owner: self._used[owner] + self._queues[owner][0].cost)
             del self._ready[owner]
+            self._clock = max(self._clock, self._used[owner])
             queue = self._queues[owner]
             job = queue.popleft()
             if not queue:
@@ -307,6 +333,15 @@ class BotPool:
         if not queue:
             del self._queues[job.owner]
             self._ready.pop(job.owner, None)
+            self._forget()
+
+    def _forget(self) -> None:
+        """Drop the tags of owners with nothing waiting or in flight that the clock has passed (they
+        would start from the clock anyway), once there are many."""
+        if len(self._used) > self._forget_at:
+            busy = self._queues.keys() | self._running
+            self._used = {owner: t for owner, t in self._used.items() if t > self._clock or owner in busy}
+            self._forget_at = max(64, 2 * len(self._used))
 
     def _expire(self, job: _Job) -> None:
         if job.running or job.future.done():
@@ -327,7 +362,8 @@ class BotPool:
             try:
                 reply = await loop.run_in_executor(self._exchanges, worker.exchange, job.bot, job.view, self.deadline)
             except RuntimeError:  # the pool closed before the exchange could start
-                reply = ("lost",)
+                reply = ("lost", 0.0)
+            self._used[job.owner] += reply[-1]
             if reply[0] == "ok":
                 self._counts["searches"] += 1
                 result = (reply[1], reply[2])
@@ -344,7 +380,9 @@ class BotPool:
             self._running.discard(job.owner)
             self._free.append(slot)
             if job.owner in self._queues:
-                self._ready[job.owner] = None
+                self._make_ready(job.owner)
+            else:
+                self._forget()
             if not job.future.done():
                 if error is not None:
                     job.future.set_exception(error)
