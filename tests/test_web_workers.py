@@ -291,6 +291,34 @@ def test_a_decision_given_up_leaves_its_queue():
     asyncio.run(main())
 
 
+def test_a_worker_that_died_while_idle_is_replaced_and_a_failing_bot_raises():
+    async def main() -> None:
+        pool = BotPool(1, deadline=PATIENCE)
+        game, seen = table()
+        try:
+            await pool.choose(quick_search(), seen, "room")
+            [first] = pool.pids()
+            os.kill(first, signal.SIGKILL)
+            bot = quick_search()
+            action, back = await pool.choose(bot, seen, "room")
+            assert back is bot and action in seen.legal, "a lost decision plays the fallback"
+            [second] = pool.pids()
+            assert second != first
+            action, back = await pool.choose(bot, seen, "room")
+            assert back is not bot and action in seen.legal
+            stats = pool.stats()
+            assert stats["lost"] == 1 and stats["restarts"] == 1 and stats["fallbacks"] == 1
+
+            # A bug in a bot is not hidden by a fallback: it reaches the room, in words.
+            with pytest.raises(RuntimeError, match="the computer player failed: ValueError: seat 1 has nothing"):
+                await pool.choose(quick_search(), view(game, 1), "room")
+            assert pool.pids() == [second], "a worker whose bot failed goes on"
+        finally:
+            pool.close()
+
+    asyncio.run(main())
+
+
 class Dawdler:
     """A quick level (no search) that takes as long as the test wants: until ``gate`` opens."""
 

@@ -351,31 +351,12 @@ class BotPool:
         job.future.set_result(None)
 
     async def _run(self, slot: int, job: _Job) -> None:
-        """One decision on worker ``slot``; a worker that overran or died is replaced."""
-        result: tuple[Action, Bot] | None = None
-        error: BaseException | None = None
+        """One decision on worker ``slot``, then the next waiting ones."""
+        outcome: tuple[Action, Bot] | Exception | None = None  # None: the fallback (also if this task is cancelled)
         try:
-            worker = self._workers[slot]
-            if worker is None:
-                worker = self._workers[slot] = _Worker(self._context)
-            loop = asyncio.get_running_loop()
-            try:
-                reply = await loop.run_in_executor(self._exchanges, worker.exchange, job.bot, job.view, self.deadline)
-            except RuntimeError:  # the pool closed before the exchange could start
-                reply = ("lost", 0.0)
-            self._used[job.owner] += reply[-1]
-            if reply[0] == "ok":
-                self._counts["searches"] += 1
-                result = (reply[1], reply[2])
-            elif reply[0] == "error":
-                error = RuntimeError(f"the computer player failed: {reply[1]}")
-            else:
-                if not self._closed:
-                    self._counts["overruns" if reply[0] == "overrun" else "lost"] += 1
-                    self._workers[slot] = _Worker(self._context)
-                    self._counts["restarts"] += 1
-        except Exception as exc:  # a bot that cannot be pickled, a process that cannot start: the asker's error
-            error = exc
+            outcome = await self._decide(slot, job)
+        except Exception as exc:  # the bot failed in the worker, or cannot be pickled: the asker's error
+            outcome = exc
         finally:
             self._running.discard(job.owner)
             self._free.append(slot)
@@ -384,11 +365,42 @@ class BotPool:
             else:
                 self._forget()
             if not job.future.done():
-                if error is not None:
-                    job.future.set_exception(error)
+                if isinstance(outcome, Exception):
+                    job.future.set_exception(outcome)
                 else:
-                    job.future.set_result(result)
+                    job.future.set_result(outcome)
             self._pump()
+
+    async def _decide(self, slot: int, job: _Job) -> tuple[Action, Bot] | None:
+        """The worker's answer; None (play the fallback) when it overran or was lost, and then it is replaced."""
+        worker = self._workers[slot] or self._start(slot)
+        reply: tuple[Any, ...] = ("lost", 0.0)
+        if worker is not None:
+            try:
+                loop = asyncio.get_running_loop()
+                reply = await loop.run_in_executor(self._exchanges, worker.exchange, job.bot, job.view, self.deadline)
+            except RuntimeError:  # the pool closed before the exchange could start
+                pass
+        self._used[job.owner] += reply[-1]
+        if reply[0] == "ok":
+            self._counts["searches"] += 1
+            return reply[1], reply[2]
+        if reply[0] == "error":
+            raise RuntimeError(f"the computer player failed: {reply[1]}")
+        if not self._closed:
+            self._counts["overruns" if reply[0] == "overrun" else "lost"] += 1
+            self._workers[slot] = None
+            if worker is not None and self._start(slot) is not None:
+                self._counts["restarts"] += 1
+        return None
+
+    def _start(self, slot: int) -> _Worker | None:
+        """A fresh worker in ``slot``; None when none can start now (too many processes): the next decision tries."""
+        try:
+            worker = self._workers[slot] = _Worker(self._context)
+        except OSError:
+            return None
+        return worker
 
     # ----- looking and stopping --------------------------------------------------------------------------------
 
