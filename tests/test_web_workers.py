@@ -5,6 +5,7 @@ the queues are capped; closing the pool, or killing the server, leaves no worker
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import signal
@@ -13,15 +14,18 @@ import sys
 import textwrap
 import threading
 import time
+import urllib.request
 from pathlib import Path
 from typing import Any
 
 import pytest
+from websockets.sync.client import connect
 
 from eights.bots import Bot, ISMCTSBot, make_bot
 from eights.engine import Action, Game, View, view
 from eights.rules import load_preset
 from eights.web.workers import BotPool, PoolClosed
+from tests.browser import LiveServer
 
 ROOT = Path(__file__).resolve().parent.parent
 #: A search budget no decision may be left to spend.
@@ -419,6 +423,50 @@ def test_workers_die_with_a_killed_server():
         for pid in pids:  # a survivor of a failed test
             if alive(pid):
                 os.kill(pid, signal.SIGKILL)
+
+
+def workers_of(pid: int) -> list[int]:
+    """The pool's worker processes among ``pid``'s children (not multiprocessing's resource tracker)."""
+    found = []
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        for child in (task / "children").read_text().split():
+            command = Path(f"/proc/{child}/cmdline").read_bytes()
+            if b"spawn_main" in command and b"resource_tracker" not in command:
+                found.append(int(child))
+    return found
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="finds the server's workers in Linux's /proc")
+def test_a_server_stopped_with_sigterm_leaves_no_worker(tmp_path: Path):
+    server = LiveServer(tmp_path / "served.db", pace=0)
+    assert server.process is not None
+    pid = server.process.pid
+    workers: list[int] = []
+    try:
+        with contextlib.ExitStack() as stack:
+            for _ in range(2):  # two rooms of three experts each, their person at the table
+                body = {"name": "Ann", "seats": ["expert", "expert", "expert", "me"], "start": True}
+                request = urllib.request.Request(
+                    server.base + "/api/rooms", json.dumps(body).encode(), {"Content-Type": "application/json"}
+                )
+                with urllib.request.urlopen(request, timeout=PATIENCE) as answer:
+                    made = json.load(answer)
+                ws = stack.enter_context(
+                    connect(server.base.replace("http", "ws") + "/ws", additional_headers={"Origin": server.base})
+                )
+                ws.send(json.dumps({"type": "hello", "room": made["code"], "token": made["token"]}))
+            until = time.monotonic() + PATIENCE
+            while not workers and time.monotonic() < until:
+                time.sleep(0.05)
+                workers = workers_of(pid)
+            assert workers, "the computers' searches started workers"
+            server.stop()  # SIGTERM, as a service manager stops it
+        assert not [worker for worker in workers if alive(worker)], "a worker outlived its server"
+    finally:
+        server.stop(kill=True)
+        for worker in workers:
+            if alive(worker):
+                os.kill(worker, signal.SIGKILL)
 
 
 def test_a_bad_pool_is_refused_in_words():

@@ -240,10 +240,10 @@ class BotPool:
 
     # ----- deciding --------------------------------------------------------------------------------------------
 
-    async def choose(self, bot: Bot, view: View, owner: str = "") -> tuple[Action, Bot]:
+    async def choose(self, bot: Bot, view: View, owner: str) -> tuple[Action, Bot]:
         """``bot``'s choice on ``view`` and the bot as it came back (its beliefs moved on), or, past the
         deadline or the queue's caps, the fallback move and ``bot`` as it was. ``owner`` (a room's code)
-        is whose queue the decision waits in; every decision without one waits in the same queue.
+        is whose queue the decision waits in and whose share of the workers' time it uses.
 
         :raises PoolClosed: after ``close``.
         """
