@@ -141,24 +141,32 @@ def test_a_search_past_its_deadline_is_killed_and_its_bot_plays_on_legally():
     asyncio.run(main())
 
 
+async def served(pool: BotPool, seen: View, asks: list[tuple[str, Bot]]) -> list[str]:
+    """Every (owner, bot) of ``asks`` asked at once, in that order: the owners in the order they were
+    answered, each with a legal move a worker chose."""
+    order: list[str] = []
+
+    async def decide(owner: str, bot: Bot) -> None:
+        action, back = await pool.choose(bot, seen, owner)
+        assert action in seen.legal and back is not bot, f"{owner}'s decision fell back"
+        order.append(owner)
+
+    await asyncio.gather(*(decide(owner, bot) for owner, bot in asks))
+    return order
+
+
 def test_owners_are_served_in_turn():
     async def main() -> None:
         pool = BotPool(1, deadline=PATIENCE, per_owner=8)
-        order: list[str] = []
         _, seen = table()
-
-        async def decide(owner: str, seed: int) -> None:
-            action, _ = await pool.choose(quick_search(seed), seen, owner)
-            assert action in seen.legal
-            order.append(owner)
-
         try:
-            await asyncio.gather(*(decide("crowd", seed) for seed in range(6)), decide("alone", 99))
+            order = await served(
+                pool, seen, [*(("crowd", quick_search(seed)) for seed in range(6)), ("alone", quick_search())]
+            )
         finally:
             pool.close()
         # The crowd's first search took the worker before the lone one was asked; the lone one came next.
         assert order == ["crowd", "alone", *["crowd"] * 5]
-        assert pool.stats()["fallbacks"] == 0
 
     asyncio.run(main())
 
@@ -166,15 +174,9 @@ def test_owners_are_served_in_turn():
 def test_owners_take_turns_among_many():
     async def main() -> None:
         pool = BotPool(1, deadline=PATIENCE, per_owner=8)
-        order: list[str] = []
         _, seen = table()
-
-        async def decide(owner: str, seed: int) -> None:
-            await pool.choose(quick_search(seed), seen, owner)
-            order.append(owner)
-
         try:
-            await asyncio.gather(*(decide(owner, seed) for owner in "abc" for seed in range(3)))
+            order = await served(pool, seen, [(owner, quick_search(seed)) for owner in "abc" for seed in range(3)])
         finally:
             pool.close()
         assert order[:3] == ["a", "b", "c"] and sorted(order) == sorted("abc" * 3)
@@ -185,19 +187,14 @@ def test_owners_take_turns_among_many():
 def test_the_owner_that_used_the_least_worker_time_goes_first():
     async def main() -> None:
         pool = BotPool(1, deadline=PATIENCE)
-        order: list[str] = []
         _, seen = table()
-
-        async def decide(owner: str, iterations: int) -> None:
-            await pool.choose(make_bot("hard", 5, iterations=iterations), seen, owner)
-            order.append(owner)
-
         try:
             for owner, iterations in (("heavy", 1000), ("weighty", 1000), ("light", 2)):
-                await decide(owner, iterations)
-            order.clear()
+                await pool.choose(make_bot("hard", 5, iterations=iterations), seen, owner)
             # All asked while the first takes the worker: the light one, asked last, comes next.
-            await asyncio.gather(decide("first", 2), decide("heavy", 2), decide("weighty", 2), decide("light", 2))
+            order = await served(
+                pool, seen, [(owner, quick_search()) for owner in ("first", "heavy", "weighty", "light")]
+            )
         finally:
             pool.close()
         assert order[:2] == ["first", "light"] and sorted(order[2:]) == ["heavy", "weighty"]
@@ -208,19 +205,14 @@ def test_the_owner_that_used_the_least_worker_time_goes_first():
 def test_at_equal_use_the_shorter_budget_goes_first():
     async def main() -> None:
         pool = BotPool(1, deadline=PATIENCE)
-        order: list[str] = []
         _, seen = table()
-
-        async def decide(owner: str, bot: Bot) -> None:
-            await pool.choose(bot, seen, owner)
-            order.append(owner)
-
         try:
-            await asyncio.gather(
-                decide("first", quick_search()),
-                decide("slow", make_bot("hard", 1, seconds=0.3)),
-                decide("quick", make_bot("hard", 2, seconds=0.05)),
-            )
+            asks = [
+                ("first", quick_search()),
+                ("slow", make_bot("hard", 1, seconds=0.3)),
+                ("quick", make_bot("hard", 2, seconds=0.05)),
+            ]
+            order = await served(pool, seen, asks)
         finally:
             pool.close()
         assert order == ["first", "quick", "slow"]

@@ -379,8 +379,9 @@ class BotPool:
             try:
                 loop = asyncio.get_running_loop()
                 reply = await loop.run_in_executor(self._exchanges, worker.exchange, job.bot, job.view, self.deadline)
-            except RuntimeError:  # the pool closed before the exchange could start
-                pass
+            except RuntimeError:  # the pool closed before the exchange could start (else the bot's own error)
+                if not self._closed:
+                    raise
         self._used[job.owner] += reply[-1]
         if reply[0] == "ok":
             self._counts["searches"] += 1
