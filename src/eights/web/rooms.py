@@ -849,4 +849,4 @@ class Hub:
         for room in self.rooms.values():
             if room.runner is not None:
                 room.runner.cancel()
-        self.pool.close()
+        await self.pool.aclose()
