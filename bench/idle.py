@@ -16,7 +16,8 @@ per-client limits see families, not one client). In turn:
    after a settling pause, and ``per_room_kb`` the resident set's growth over the room count.
 2. The server is stopped and started again on the same database: ``restored_cpu`` is its CPU over the
    next window, the rooms taken up again with nobody in them.
-3. ``--sockets`` WebSockets that each say ``hello`` (as a spectator of one of the rooms) and then nothing:
+3. ``--sockets`` WebSockets that each say ``hello`` (as a spectator of one of the rooms, every room looked
+   at first, so that a server that takes rooms up when asked has them in memory) and then nothing:
    ``per_silent_socket_kb`` is the resident set's growth over their count, and ``silent_open_after``
    how many the server still held open at the end of the window (a server that closes silent sockets
    after ``silent_seconds``, 150 s by default, still holds them; ``--silent-limit S`` passes
@@ -76,6 +77,10 @@ async def hold_silent(base: str, codes: list[str], count: int, seconds: float, p
     """``count`` sockets that say hello and then nothing, held for ``seconds``."""
     ws = base.replace("http", "ws", 1) + "/ws"
     rng = random.Random(7)
+    async with httpx.AsyncClient(base_url=base, timeout=60) as http:  # every room in memory first
+        for code in codes:
+            (await http.get(f"/api/rooms/{code}")).raise_for_status()
+    await asyncio.sleep(2)
     before = rss_kb(pid)
     sockets: list[ClientConnection] = []
     for index in range(count):
