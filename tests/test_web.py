@@ -252,6 +252,7 @@ def test_a_restarted_server_takes_every_room_up_again(db: str) -> None:
             assert until(ws, "welcome")["seat"] == 0
             again = until(ws, "state")
             assert again["table"]["hand"] == state["table"]["hand"]
+            assert again["version"] > state["version"]  # never back: a late message from before cannot match
             send(ws, type="act", version=again["version"], action=again["table"]["legal"][0]["action"])
             until(ws, "state", lambda m: m["version"] > again["version"])
     store.close()

@@ -72,6 +72,7 @@ def test_a_killed_server_loses_no_saved_game(tmp_path: Path) -> None:
             welcome = json.loads(ws.recv(timeout=PATIENCE))
             assert welcome["type"] == "welcome" and welcome["seat"] == 0
             again = my_turn(ws)
+            assert again["version"] > state["version"]  # a state version never goes back, even after a SIGKILL
             assert record(server.db, room["code"]) == before
             assert again["table"]["hand"] == state["table"]["hand"]
             assert again["table"]["top"] == state["table"]["top"]

@@ -58,6 +58,11 @@ DEFAULT_AWAY = 60
 OPEN = "open"
 #: How often expired rooms are looked for, in seconds.
 SWEEP_EVERY = 60.0
+#: A room's state versions count from its server's start (its epoch, one more at every start) times this:
+#: a version never goes back across restarts, so a late message from before one cannot match a new state.
+EPOCH = 2**32
+#: Where the store keeps the server's last epoch.
+EPOCH_KEY = "web_epoch"
 #: Times a room's task may fail and be started again within ``RESTART_WINDOW`` seconds.
 RESTARTS, RESTART_WINDOW = 5, 60.0
 
@@ -250,6 +255,8 @@ class Hub:
         self.sleep = sleep
         self.pace = pace
         self.rooms: dict[str, Room] = {}
+        #: The first state version of this server's rooms (``restore`` moves it past every earlier start's).
+        self.first_version = 1
         #: Rooms saved before a restart and not asked for since: each with when it was last used (the clock's).
         self.dormant: dict[str, tuple[SavedRoom, float]] = {}
         self._sweeper: asyncio.Task[None] | None = None
@@ -311,6 +318,7 @@ class Hub:
             host_seat=seats.index("me"),
             away_seconds=away_seconds,
             pace=self.pace if pace is None else pace,
+            version=self.first_version,
         )
         self._touch(room)
         self.rooms[room.code] = room
@@ -396,6 +404,9 @@ class Hub:
         """After a restart: every saved room that has not expired (the newest first, as many as the server may
         hold) is known again, and taken up (its match played again from the store) when someone asks for it;
         expired rooms are forgotten. The count known."""
+        epoch = int(self.store.setting(EPOCH_KEY) or 0) + 1
+        self.store.set_setting(EPOCH_KEY, epoch)
+        self.first_version = epoch * EPOCH + 1
         expired = []
         moment = datetime.now(UTC).replace(tzinfo=None)
         for saved in reversed(self.saved.all()):
@@ -424,6 +435,7 @@ class Hub:
                 away_seconds=int(data.get("away_seconds", DEFAULT_AWAY)),
                 pace=float(data.get("pace", self.pace)),
                 match_id=saved.match_id,
+                version=self.first_version,
             )
             for state in room.seats:
                 if state.kind == "computer":
