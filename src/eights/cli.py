@@ -415,6 +415,7 @@ def watch_command(
 def _register_commands() -> None:
     """The commands that live with their own subsystem: the terminal game, tournaments, saved matches."""
     from eights.history import history_app, stats_command
+    from eights.review_cli import review_command
     from eights.scorecard_cli import scorecard_app
     from eights.tournament import tournament_command
     from eights.tui import play_command
@@ -425,6 +426,7 @@ def _register_commands() -> None:
     app.command("tournament")(tournament_command)
     app.add_typer(history_app)
     app.command("stats")(stats_command)
+    app.command("review")(review_command)
     app.add_typer(scorecard_app)
 
 

@@ -19,7 +19,7 @@ from eights.engine.events import GameOver, RoundOver
 from eights.record import GameRecord
 from eights.rules import RulesError, RuleSet
 from eights.store.db import WRITE_FIRST, StoreError, label, make_engine, migrate, problem, translated
-from eights.store.models import ActionRow, Match, RoomRow, RoundRow, Setting
+from eights.store.models import ActionRow, Match, ReviewRow, RoomRow, RoundRow, Setting
 from eights.store.writer import Batch, Slot, Writer
 from eights.table import HUMAN, PlayConfig, RestoreError, Session, UsageError
 
@@ -641,3 +641,22 @@ class Rooms:
         if codes:
             with translated(self.store.url), DbSession(self.store.engine) as db, db.begin():
                 db.execute(delete(RoomRow).where(RoomRow.code.in_(codes)))
+
+
+class Reviews:
+    """Reviews of finished matches (``eights review``), kept by match and by what they looked at."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+
+    def get(self, match_id: int, key: str) -> dict[str, Any] | None:
+        """The review of ``match_id`` made with ``key`` (its seats and settings), if one was kept."""
+        with translated(self.store.url), DbSession(self.store.engine) as db:
+            row = db.scalars(select(ReviewRow).where(ReviewRow.match_id == match_id, ReviewRow.key == key)).first()
+            return None if row is None else row.data
+
+    def keep(self, match_id: int, key: str, data: dict[str, Any]) -> None:
+        """Keep a review (in place of one made before with the same ``key``)."""
+        with translated(self.store.url), DbSession(self.store.engine) as db, db.begin():
+            db.execute(delete(ReviewRow).where(ReviewRow.match_id == match_id, ReviewRow.key == key))
+            db.add(ReviewRow(match_id=match_id, key=key, created_at=now(), data=data))

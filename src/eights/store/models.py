@@ -119,3 +119,16 @@ class SheetRow(Base):
     edit_hash: Mapped[str | None] = mapped_column(String(64))
     #: One more at every saved change, so an edit made on an older view of the sheet can be refused.
     revision: Mapped[int] = mapped_column(Integer, server_default="0")
+
+
+class ReviewRow(Base):
+    """A finished match's review (``eights.review``): its seats and settings (``key``) and its result, kept
+    so that a second look is instant."""
+
+    __tablename__ = "reviews"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    match_id: Mapped[int] = mapped_column(ForeignKey("matches.id", ondelete="CASCADE"), index=True)
+    key: Mapped[str] = mapped_column(String(80))
+    created_at: Mapped[datetime]
+    data: Mapped[dict[str, Any]]
