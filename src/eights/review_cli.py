@@ -110,7 +110,7 @@ def show(review: Review) -> None:
         out.print(Text("Biggest mistakes:", style="bold"))
         for d in mistakes:
             out.print(
-                f"  round {d.round}, turn {d.turn}: {d.played_words}; better {d.best_words} ({d.cost:+.2f} {unit})"
+                f"  round {d.round}, turn {d.turn}: {d.played_words}; better {d.best_words} ({d.cost:+.2f} {unit}s)"
             )
     else:
         out.print(f"No mistakes: no choice clearly cost more than {MISTAKE} {unit}s.")
