@@ -12,7 +12,7 @@ import time
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console
@@ -21,6 +21,7 @@ from rich.text import Text
 
 from eights.cards import CardError, parse_cards, sort_key
 from eights.cli_common import (
+    INTERRUPTED,
     OptionsOption,
     RulesOption,
     TidyHelpGroup,
@@ -29,12 +30,17 @@ from eights.cli_common import (
     fail,
     progress_bar,
     rules_headline,
+    stopped_after,
+    stopped_before_a_game,
 )
 from eights.describe import describe, heading
 from eights.engine import ActionError, Event, Game, view
 from eights.engine.events import GameOver, RoundOver, RoundStarted
 from eights.record import GameRecord, RecordError
 from eights.rules import PRESETS, RulesError, RuleSet, load_preset, resolve_rules
+
+if TYPE_CHECKING:
+    from eights.simulate import Simulation
 
 app = typer.Typer(
     cls=TidyHelpGroup,
@@ -264,27 +270,41 @@ def simulate_command(
     from eights.simulate import simulate
 
     out = console()
-    with clear_errors():
-        if games < 1:
-            raise UsageError(f"games: {games}; play at least 1")
-        rules = resolve_rules(variant, rules_file, option)
-        seats = seat_count(rules, players)
-        with progress_bar(f"{rules.name}, {seats} players", games, show=not as_json) as on_game:
-            result = simulate(rules, seats, games, seed, options=option, save_dir=save_dir, on_game=on_game)
+    try:
+        with clear_errors():
+            if games < 1:
+                raise UsageError(f"games: {games}; play at least 1")
+            rules = resolve_rules(variant, rules_file, option)
+            seats = seat_count(rules, players)
+            # The bar is on standard error, so it shows with --json too.
+            with progress_bar(f"{rules.name}, {seats} players", games) as on_game:
+                result = simulate(rules, seats, games, seed, options=option, save_dir=save_dir, on_game=on_game)
+    except KeyboardInterrupt:
+        stopped_before_a_game()
+    if result.stopped_of is not None:
+        stopped_after(result.games, games)
     if as_json:
         data = result.to_dict()
         data["rules_file"] = str(rules_file) if rules_file is not None else None
         data["changes"] = rules.changes()[1]
         typer.echo(json.dumps(data))
-        return
-    headline = f"{rules_headline(rules, rules_file)}: {count(games, 'game')}, {seats} players, seed {seed}"
-    out.print(Text(headline, style="bold"))
+    elif result.games:
+        show_simulation(out, result, rules_headline(rules, rules_file), save_dir)
+    if result.stopped_of is not None:
+        raise typer.Exit(INTERRUPTED)
+
+
+def show_simulation(out: Console, result: Simulation, headline: str, save_dir: Path | None) -> None:
+    """A batch's table of wins per seat, its rounds, actions and speed."""
+    games = result.games
+    asked = f"{games} of {count(result.stopped_of, 'game')}" if result.stopped_of is not None else count(games, "game")
+    out.print(Text(f"{headline}: {asked}, {result.players} players, seed {result.seed}", style="bold"))
     table = Table(show_edge=False, box=None, padding=(0, 2))
     table.add_column("Seat")
     table.add_column("Wins", justify="right")
     table.add_column("Share", justify="right")
     table.add_column("Outright", justify="right")
-    for seat in range(seats):
+    for seat in range(result.players):
         wins = result.wins[seat]
         table.add_row(str(seat), f"{wins:g}", f"{100 * wins / games:.1f}%", str(result.outright_wins[seat]))
     out.print(table)

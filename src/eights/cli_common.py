@@ -18,12 +18,28 @@ from eights.rules import PRESETS, RuleSet
 
 #: The exit status of a command refused for bad input.
 USAGE_ERROR = 2
+#: The exit status of a command stopped by Ctrl-C (128 + SIGINT, as shells report it).
+INTERRUPTED = 130
 
 
 def fail(message: str) -> NoReturn:
     """Refuse bad input: one line on standard error (``eights: error: ...``), exit status 2."""
     typer.echo(f"eights: error: {message}", err=True)
     raise typer.Exit(USAGE_ERROR)
+
+
+def stopped_after(played: int, asked: int) -> None:
+    """Say on standard error that Ctrl-C stopped a batch: ``Stopped after 12 of 40 games.``
+
+    The caller prints what the finished games give, then exits with ``INTERRUPTED``.
+    """
+    typer.echo(f"Stopped after {played} of {count(asked, 'game')}.", err=True)
+
+
+def stopped_before_a_game() -> NoReturn:
+    """Ctrl-C before a batch began: one word on standard error, exit status 130."""
+    typer.echo("Stopped.", err=True)
+    raise typer.Exit(INTERRUPTED)
 
 
 if TYPE_CHECKING:
