@@ -203,9 +203,9 @@ def test_export_writes_csv_and_json_that_loads_back(tmp_path: Path) -> None:
     out = ok("export", str(sheet_id), "--csv", str(csv_file), "--json", str(json_file))
     assert f"Saved score sheet {sheet_id} to {csv_file} and {json_file}." in out
     assert csv_file.read_text().splitlines() == [
-        "round,dealer,cards,out,Ann points,Ann total,Bob points,Bob total",
-        "1,Bob,8,Ann,0,0,50,50",
-        "so far,,,,,0,,50",
+        "round,dealer,cards,out,Ann cards left,Ann points,Ann total,Bob cards left,Bob points,Bob total",
+        "1,Bob,8,Ann,,0,0,8H,50,50",
+        "so far,,,,,,0,,,50",
     ]
     assert Sheet.from_dict(json.loads(json_file.read_text())).to_dict() == saved(sheet_id)[0]
     assert ok("export", str(sheet_id), "--csv", "-") == csv_file.read_text()
@@ -321,7 +321,9 @@ def test_an_unknown_sheet_id_in_an_empty_database_says_how_to_start() -> None:
     ("args", "words"),
     [
         (["--variant", "derange"], "--players: give the players in seat order"),
-        (["--variant", "derange", "--players", "Ann"], "1 player(s): a sheet takes 2 to 8 players"),
+        (["--variant", "derange", "--players", "Ann"], "1 player given: a sheet takes 2 to 8 players"),
+        (["--variant", "derange", "--players", ""], "players: no names given; give 2 to 8 names"),
+        (["--variant", "derange", "--players", "Ann," + "B" * 200], "too long; give at most 24 characters"),
         (["--variant", "derange", "--players", "Ann,Bob,ann"], "the name 'ann' is given twice"),
         (["--variant", "derange", "--players", "Ann,,Bob"], "player 2 has an empty name"),
         (["--variant", "classic", "--players", "A,B,C,D,E,F,G,H"], "classic"),

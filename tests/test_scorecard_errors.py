@@ -122,7 +122,7 @@ def test_names_are_found_ignoring_case() -> None:
     ("names", "words"),
     [
         (["Ann"], ("1 player", "2 to 8")),
-        ([], ("0 player", "2 to 8")),
+        ([], ("no names given", "2 to 8")),
         ([f"P{i}" for i in range(9)], ("9 player", "2 to 8")),
         (["Ann", ""], ("player 2", "empty name")),
         (["Ann", "   "], ("player 2", "empty name")),

@@ -370,7 +370,7 @@ class Sheet:
         players = data["players"]
         if not isinstance(players, list):
             raise SheetError("the stored sheet's players must be a list of names")
-        sheet = cls(Setup.create(rules, players, dealer=data["first_dealer"]))
+        sheet = cls(Setup.create(rules, players, dealer=data["first_dealer"], stored=True))
         rounds, history = data["rounds"], data["undo"]
         if not isinstance(rounds, list) or not isinstance(history, list):
             raise SheetError("the stored sheet's rounds and undo must be lists")
