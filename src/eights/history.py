@@ -17,7 +17,7 @@ from eights.cli_common import fail
 from eights.engine import Event
 from eights.engine.events import RoundOver, RoundStarted
 from eights.record import RecordError
-from eights.store import ENV_VAR, MatchSummary, Store, StoreError, database_url
+from eights.store import ENV_VAR, MatchSummary, Store, StoreError, database_file, database_url
 
 DbOption = Annotated[
     str | None,
@@ -31,10 +31,24 @@ DbOption = Annotated[
 JsonOption = Annotated[bool, typer.Option("--json", help="Print one JSON object instead of text.")]
 
 
-def open_store(db: str | None) -> Store:
-    """The match store the options name, opened; a problem ends the command with one line."""
+def open_store(db: str | None, reading: bool = False) -> Store:
+    """The match store the options name, opened; a problem ends the command with one line.
+
+    A command that only ``reading`` creates nothing: a SQLite file that is not there is refused in one
+    line when ``--db`` named it (a mistyped path), and read as an empty store (in memory) when it is
+    the standing one (``$EIGHTS_DATABASE_URL`` or the default), which the first saved match makes.
+    """
     try:
-        return Store(database_url(db))
+        url = database_url(db)
+        path = database_file(url)
+        if reading and path is not None and not path.exists():
+            if db is not None:
+                fail(
+                    f"there is no database at {path}: nothing has been saved there; check the path, "
+                    "or leave out --db for your own"
+                )
+            url = url.set(database=":memory:")
+        return Store(url)
     except StoreError as exc:
         fail(str(exc))
 
@@ -66,7 +80,7 @@ def history_command(
     """List the saved matches, newest first: date, rules, players, result and rounds."""
     if ctx.invoked_subcommand is not None:
         return
-    store = open_store(db)
+    store = open_store(db, reading=True)
     try:
         matches = store.matches(limit)
     except StoreError as exc:
@@ -108,7 +122,7 @@ def show_command(
     db: DbOption = None,
 ) -> None:
     """Tell one saved match round by round: the deal, who went out, points and totals."""
-    store = open_store(db)
+    store = open_store(db, reading=True)
     try:
         summary = store.summary(match_id)
         record = store.record(match_id)
@@ -190,7 +204,7 @@ def _print_match(out: Console, summary: MatchSummary, rounds: list[dict[str, obj
 def stats_command(as_json: JsonOption = False, db: DbOption = None) -> None:
     """Per person and per computer level, over finished matches: matches, wins, win rate, average points
     per round, best and worst match."""
-    store = open_store(db)
+    store = open_store(db, reading=True)
     try:
         stats = store.stats()
     except StoreError as exc:

@@ -105,8 +105,10 @@ def _given_db(ctx: typer.Context, db: str | None) -> str | None:
 
 
 @contextmanager
-def _sheets(ctx: typer.Context, db: str | None) -> Iterator[Sheets]:
-    store = open_store(_given_db(ctx, db))
+def _sheets(ctx: typer.Context, db: str | None, reading: bool = False) -> Iterator[Sheets]:
+    """The sheets in the store the options name; ``reading`` (every command but ``new``: the others
+    read or change a sheet that must be there already) creates no database (see ``open_store``)."""
+    store = open_store(_given_db(ctx, db), reading)
     try:
         with _clear_errors():
             yield Sheets(store)
@@ -302,7 +304,7 @@ def new_command(
 
 
 def _change(ctx: typer.Context, db: str | None, sheet_id: str, make: Callable[[Sheet], T]) -> tuple[Sheet, T]:
-    with _sheets(ctx, db) as sheets:
+    with _sheets(ctx, db, reading=True) as sheets:
         return sheets.change(sheets.number(sheet_id), make)
 
 
@@ -395,7 +397,7 @@ def finish_command(ctx: typer.Context, sheet_id: SheetId, db: DbOption = None) -
 @scorecard_app.command("show")
 def show_command(ctx: typer.Context, sheet_id: SheetId, as_json: JsonOption = False, db: DbOption = None) -> None:
     """The whole sheet: each round, its points and the running totals, the standings and what is next."""
-    with _sheets(ctx, db) as sheets:
+    with _sheets(ctx, db, reading=True) as sheets:
         number = sheets.number(sheet_id)
         sheet = sheets.get(number)
     if as_json:
@@ -424,7 +426,7 @@ def share_command(
     if not url.startswith(("http://", "https://")):
         fail(f"--url {url!r} is not a web address; give one like http://localhost:8000 or http://192.168.1.20:8000")
     base = url.rstrip("/")
-    with _sheets(ctx, db) as sheets:
+    with _sheets(ctx, db, reading=True) as sheets:
         number = sheets.number(sheet_id)
         code, token = sheets.share(number)
     screen = console()
@@ -443,7 +445,7 @@ def list_command(
     db: DbOption = None,
 ) -> None:
     """The saved score sheets, the most recently changed first."""
-    with _sheets(ctx, db) as sheets:
+    with _sheets(ctx, db, reading=True) as sheets:
         summaries = sheets.list(limit)
         where = sheets.store.label
     if as_json:
@@ -479,7 +481,7 @@ def _list_table(summaries: list[SheetSummary]) -> Table:
 @scorecard_app.command("stats")
 def stats_command(ctx: typer.Context, as_json: JsonOption = False, db: DbOption = None) -> None:
     """Per player across the score sheets: sheets played, finished, won, and average points per round."""
-    with _sheets(ctx, db) as sheets:
+    with _sheets(ctx, db, reading=True) as sheets:
         stats = sheets.stats()
         where = sheets.store.label
     if as_json:
@@ -530,7 +532,7 @@ def export_command(
     """Save a sheet as CSV (for a spreadsheet) or JSON."""
     if csv_file is None and json_file is None:
         fail("export: say what to write: --csv FILE, --json FILE, or both (- for standard output)")
-    with _sheets(ctx, db) as sheets:
+    with _sheets(ctx, db, reading=True) as sheets:
         number = sheets.number(sheet_id)
         sheet = sheets.get(number)
     written = []
