@@ -481,7 +481,7 @@ def test_text_shows_rounds_standings_and_what_comes_next() -> None:
     sheet = Sheet.new(DERANGE, ["Ann", "Bob"], dealer="Ann")
     sheet.add_round("Ann", {"Bob": "8H KS"})
     text = to_text(sheet)
-    assert "round 1 (Ann deals 8): Ann out; Bob 8H KS (70) -> Ann 0, Bob 70" in text
+    assert "round 1 (Ann deals 8): Ann out; Bob 8♥ K♠ (70) -> Ann 0, Bob 70" in text
     assert "standings: 1. Ann 0; 2. Bob 70" in text
     assert "next: round 2, Bob deals 7" in text
 
@@ -500,5 +500,5 @@ def test_tally_csv_counts_games_won() -> None:
         "3,Bob,6,Cid,,1,2,,0,1,,1,2,,0,1\n"
         "final,,,won: Ann and Cid,,,2,,,1,,,2,,,1\n"
     )
-    assert "winner(s): Ann and Cid (finished early)" in to_text(sheet)
+    assert "winners: Ann and Cid (finished early)" in to_text(sheet)
     assert "teams: Ann & Cid, Bob & Dee" in to_text(sheet)

@@ -92,7 +92,7 @@ def test_a_derange_sheet_over_the_api_with_totals_worked_by_hand(client: TestCli
     assert undone["totals"] == [9, 50, 54] and undone["said"] == "undid the deletion of round 2"
     finished = write(client, "POST", f"{url}/finish", token=token, revision=6)
     assert finished["over"] and finished["finished_early"] and finished["winners"] == ["Ann"]
-    assert finished["next"] is None and finished["next_words"] == "The match was finished after 3 round(s): Ann wins."
+    assert finished["next"] is None and finished["next_words"] == "The match was finished after 3 rounds: Ann wins."
     assert client.get(url).json()["totals"] == [9, 50, 54]
     csv_text = client.get(f"{url}/sheet.csv").text
     assert csv_text.splitlines()[-1] == "final,,,won: Ann,,,9,,,50,,,54"
@@ -296,3 +296,12 @@ def test_a_database_of_schema_0003_gains_the_links_and_keeps_its_sheets(tmp_path
         assert sheets.shared(code).sheet.players == ("Ann", "Bob")
     finally:
         store.close()
+
+
+def test_points_past_what_the_pack_is_worth_are_refused(client: TestClient) -> None:
+    """Issue 28, item 9: bound hand points on the sheet."""
+    code, token, sheet = new_sheet(client)
+    body = {"token": token, "revision": sheet["revision"], "out": "Ann", "left": {"Bob": 10**23, "Cid": 5}}
+    answer = client.post(f"/api/sheets/{code}/rounds", json=body)
+    assert answer.status_code == 400 and "more than the cards of the pack can be worth" in answer.json()["error"]
+    assert client.get(f"/api/sheets/{code}").json()["rounds"] == []

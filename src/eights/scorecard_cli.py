@@ -36,6 +36,7 @@ from eights.scorecard import (
     Sheet,
     SheetError,
     next_words,
+    parse_points,
     scored_words,
     sheet_json,
     standings_words,
@@ -151,13 +152,13 @@ def read_round(
             if flag == "--cards":
                 left[name] = value
                 continue
-            try:
-                left[name] = int(value.strip())
-            except ValueError:
+            worth = parse_points(value)
+            if worth is None:
                 raise SheetError(
-                    f"--points {item}: {value.strip()!r} is not a whole number; give the value of {name}'s cards "
-                    f"left, like --points {name}=35, or the cards themselves with --cards {name}=8H,2C"
-                ) from None
+                    f"--points {item}: {value!r} is not a whole number in the digits 0-9; give the value of "
+                    f"{name}'s cards left, like --points {name}=35, or the cards themselves with --cards {name}=8H,2C"
+                )
+            left[name] = worth
     return out, left
 
 
@@ -173,7 +174,9 @@ def print_round(out: Console, sheet: Sheet, result: RoundResult, head: str) -> N
     dealt = f"{players[result.dealer]} dealt {result.hand_size} {cards}"
     out.print(Text(f"{head} {result.number} ({dealt}): {how}.", "bold"))
     for seat, name in enumerate(players):
-        out.print(f"  {name}: {sheet.breakdown_text(result.number, name)}; {scored_words(sheet, result, seat)}.")
+        out.print(
+            f"  {name}: {sheet.breakdown_text(result.number, name, pretty=True)}; {scored_words(sheet, result, seat)}."
+        )
 
 
 def print_sheet(out: Console, sheet_id: int, sheet: Sheet) -> None:
@@ -314,8 +317,9 @@ def round_number(sheet: Sheet, text: str) -> int:
     :raises RoundNumberError: for text that is no number, naming the rounds entered.
     """
     clean = text.strip()
-    if clean.isascii() and clean.isdigit():
-        return int(clean)
+    number = parse_points(clean)
+    if number is not None and number >= 0:
+        return number
     count = len(sheet.rounds)
     valid = (
         "no round has been entered yet"
@@ -369,10 +373,9 @@ def edit_command(
 @scorecard_app.command("delete")
 def delete_command(ctx: typer.Context, sheet_id: SheetId, number: RoundNumber, db: DbOption = None) -> None:
     """Remove a round; the rounds after it move up one, and every total after it follows."""
-    sheet, _ = _change(ctx, db, sheet_id, lambda s: s.delete_round(round_number(s, number)))
+    sheet, said = _change(ctx, db, sheet_id, lambda s: s.delete_round(round_number(s, number)))
     screen = console()
-    moved = " (the rounds after it moved up one)" if round_number(sheet, number) <= len(sheet.rounds) else ""
-    screen.print(f"Deleted round {number}{moved}. {totals_words(sheet)}")
+    screen.print(f"{said[:1].upper()}{said[1:]}. {totals_words(sheet)}")
     screen.print(next_words(sheet))
 
 

@@ -7,7 +7,7 @@ import csv
 import io
 from typing import Any
 
-from eights.scorecard.setup import player_list
+from eights.scorecard.setup import count_words, player_list
 from eights.scorecard.sheet import RoundResult, Sheet, describe_entry
 
 #: What a spreadsheet takes for the start of a formula (or, for tab and carriage return, hides one behind).
@@ -65,7 +65,8 @@ def to_text(sheet: Sheet) -> str:
     lines.append("standings: " + "; ".join(f"{s.place}. {s.name} {s.total}" for s in sheet.standings()))
     if sheet.over:
         early = " (finished early)" if sheet.finished_early else ""
-        lines.append(f"winner(s): {player_list(list(sheet.winners))}{early}")
+        label = "winner" if len(sheet.winners) == 1 else "winners"
+        lines.append(f"{label}: {player_list(list(sheet.winners))}{early}")
     else:
         lines.append(f"next: round {sheet.next_round}, {sheet.dealer} deals {sheet.hand_size}")
     return "\n".join(lines) + "\n"
@@ -77,7 +78,7 @@ def next_words(sheet: Sheet) -> str:
         winners = player_list(list(sheet.winners))
         how = "was finished" if sheet.finished_early else "is over"
         verb = "win" if len(sheet.winners) > 1 else "wins"
-        return f"The match {how} after {len(sheet.rounds)} round(s): {winners} {verb}."
+        return f"The match {how} after {count_words(len(sheet.rounds), 'round')}: {winners} {verb}."
     cards = "card" if sheet.hand_size == 1 else "cards"
     return f"Next: round {sheet.next_round}, {sheet.dealer} deals {sheet.hand_size} {cards} each."
 

@@ -166,6 +166,18 @@ class Setup:
     def seat(self, name: str, what: str = "player") -> int:
         return seat_of(self.players, name, what)
 
+    @property
+    def cards_in_hands(self) -> int:
+        """The most cards the hands can hold together: the whole pack but the discard pile's card."""
+        return sum(self.pack.values()) - 1
+
+    @property
+    def most_points(self) -> int:
+        """The most points the hands left can be worth together: the whole pack's value less its
+        cheapest card, which at least lies on the discard pile."""
+        worth = [self.values[card] for card, copies in self.pack.items() for _ in range(copies)]
+        return sum(worth) - min(worth)
+
     def without_jokers(self) -> bool:
         return not any(card.is_joker for card in self.pack)
 
