@@ -185,6 +185,8 @@ def test_a_second_phone_follows_the_read_only_link_and_cannot_change_the_sheet(c
         page.click("#undo")
         watcher.wait_for_function("() => document.body.dataset.rounds === '2'", timeout=WAIT)
         assert shown_totals(watcher) == TOTALS[1]
+        page.wait_for_selector("#said:not([hidden])", timeout=WAIT)
+        assert page.text_content("#said") == "Undid the entry of round 3."
         # The server restarts: both pages connect again by themselves, and the next round still appears.
         live_server.restart()
         fill_round(page, *ROUNDS[2])

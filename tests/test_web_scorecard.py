@@ -88,6 +88,7 @@ def test_a_derange_sheet_over_the_api_with_totals_worked_by_hand(client: TestCli
     # Delete round 2: round 3 moves up (Bob now dealt it: 7 cards); undo brings it back.
     deleted = write(client, "DELETE", f"{url}/rounds/2", token=token, revision=4)
     assert deleted["totals"] == [5, 50, 14] and deleted["rounds"][1]["dealer"] == "Bob"
+    assert deleted["said"].startswith("deleted round 2; round 3 is now round 2, with the dealer and cards")
     undone = write(client, "POST", f"{url}/undo", token=token, revision=5)
     assert undone["totals"] == [9, 50, 54] and undone["said"] == "undid the deletion of round 2"
     finished = write(client, "POST", f"{url}/finish", token=token, revision=6)

@@ -495,6 +495,10 @@ async function change(method, path, body) {
     return false;
   }
   problem("");
+  // What the change did beyond the figures, in words: a deleted round moves the later ones up.
+  const said = typeof answer.data.said === "string" ? answer.data.said : "";
+  $("said").textContent = said ? `${said[0].toUpperCase()}${said.slice(1)}.` : "";
+  $("said").hidden = !said;
   const ended = !sheet.over && answer.data.over;
   show(answer.data);
   if (ended) $("result").scrollIntoView({ block: "center" });
