@@ -185,8 +185,12 @@ def rules_command(
         if save is not None:
             save.write_text(rules.to_toml(base=preset, file=str(save)), encoding="utf-8")
     out.print(Text(heading(rules), style="bold"))
-    if option:
-        out.print(Text(f"With options: {', '.join(option)}"))
+    base, changes = rules.changes(preset)
+    if rules_file is not None:
+        changed = f"changes from {base}: {', '.join(changes)}" if changes else f"the {base} preset as it stands"
+        out.print(Text(f"House rules from {rules_file}: {changed}."))
+    elif changes:
+        out.print(Text(f"Changed from {base} by the options: {', '.join(changes)}."))
     for section in describe(rules):
         out.print()
         out.print(Text(section.title, style="bold underline"))

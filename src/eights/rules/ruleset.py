@@ -361,12 +361,12 @@ class RuleSet:
         data = self.to_dict()
         for given, text in options.items():
             key = given.strip().lower().replace("-", "_")
-            if key not in _FIELDS:
+            if key not in _FIELDS or key in NOT_OPTIONS:
                 raise RulesError(
                     f"unknown option {given.strip()!r}{_did_you_mean(key, option_names())}; "
                     f"valid options: {', '.join(option_names())}"
                 )
-            if key in ("effects", "score_values", "seats", "notes", "shown_options"):
+            if key in TABLE_FIELDS:
                 raise RulesError(f"{key} is a table: change it in a rules file (see `eights rules --save`)")
             data[key] = _option_value(key, text)
         return RuleSet.from_dict(data)
@@ -597,9 +597,16 @@ def _unknown_rule(key: str) -> str:
     return f"unknown rule {key!r}{_did_you_mean(key, _FIELDS)}; valid rules: {', '.join(_FIELDS)}"
 
 
+#: Fields that are no rule of play: what the rule set is called and where it comes from, and the safety
+#: cap on a round's length. A rules file may set them; ``--option`` may not (an option changes a rule).
+NOT_OPTIONS = ("name", "title", "source", "max_actions")
+#: Fields that are tables: a rules file changes them, not ``--option``.
+TABLE_FIELDS = ("effects", "score_values", "seats", "notes", "shown_options")
+
+
 def option_names() -> list[str]:
-    """The fields that ``--option KEY=VALUE`` may set."""
-    return [name for name in _FIELDS if name not in ("effects", "score_values", "seats", "notes", "shown_options")]
+    """The fields that ``--option KEY=VALUE`` may set: the rules of play."""
+    return [name for name in _FIELDS if name not in TABLE_FIELDS and name not in NOT_OPTIONS]
 
 
 def parse_option_list(options: list[str]) -> dict[str, str]:
