@@ -45,8 +45,9 @@ if TYPE_CHECKING:
 app = typer.Typer(
     cls=TidyHelpGroup,
     name="eights",
-    help="Crazy Eights and its house variants: play, read the rules, score hands, watch, simulate, "
-    "run tournaments and replay games.",
+    help="Crazy Eights and its house variants: play in the terminal (play) or the browser (serve), read the "
+    "rules, score hands, watch, simulate, run tournaments, replay games, look back over saved matches (history, "
+    "stats) and keep score of games with real cards (scorecard).",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_show_locals=False,
@@ -154,9 +155,34 @@ def show_result(out: Console, game: Game, names: tuple[str, ...]) -> None:
 # ----- commands ----------------------------------------------------------------------------------
 
 
+def version_text() -> str:
+    """What ``eights --version`` prints: ``eights 0.1.0``."""
+    from importlib.metadata import version
+
+    return f"eights {version('eights')}"
+
+
+def _print_version(given: bool) -> None:
+    if given:
+        typer.echo(version_text())
+        raise typer.Exit()
+
+
+@app.callback()
+def eights(
+    version: Annotated[
+        bool,
+        typer.Option("--version", callback=_print_version, is_eager=True, help="Print the version of eights and exit."),
+    ] = False,
+) -> None:
+    """Crazy Eights and its house variants."""
+
+
 @app.command("rules")
 def rules_command(
-    preset: Annotated[str | None, typer.Argument(help="The preset to explain; omit it to list the presets.")] = None,
+    preset: Annotated[
+        str | None, typer.Argument(metavar="PRESET", help="The preset to explain; omit it to list the presets.")
+    ] = None,
     option: OptionsOption = None,
     rules_file: RulesOption = None,
     save: Annotated[
@@ -377,6 +403,7 @@ def watch_command(
         str,
         typer.Option(
             "--bots",
+            "-b",
             metavar="LEVELS",
             help="The computer players, comma-separated: one level fills every seat, or one per seat "
             "(easy, normal, hard, expert; hard@500, expert@2s take a budget).",

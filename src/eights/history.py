@@ -113,7 +113,7 @@ def history_command(
 
 @history_app.command("show")
 def show_command(
-    match_id: Annotated[int, typer.Argument(metavar="ID", help="The match's number, as `eights history` lists it.")],
+    match_text: Annotated[str, typer.Argument(metavar="ID", help="The match's number, as `eights history` lists it.")],
     export: Annotated[
         Path | None,
         typer.Option("--export", metavar="FILE", help="Save the match's record (JSON), as `eights replay` reads it."),
@@ -122,6 +122,9 @@ def show_command(
     db: DbOption = None,
 ) -> None:
     """Tell one saved match round by round: the deal, who went out, points and totals."""
+    if not (match_text.isascii() and match_text.isdigit()):
+        fail(f"ID: {match_text!r} is not a match's number; `eights history` lists the saved matches with theirs")
+    match_id = int(match_text)
     store = open_store(db, reading=True)
     try:
         summary = store.summary(match_id)

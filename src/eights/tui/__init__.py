@@ -42,6 +42,7 @@ def play_command(
         str | None,
         typer.Option(
             "--bots",
+            "-b",
             metavar="LEVELS",
             help=f"Computer players for the other seats, comma-separated ({', '.join(LEVELS)}; a search level "
             "takes a budget: hard@500 deals a move, expert@2s seconds); one fills them all.",
