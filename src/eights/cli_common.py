@@ -48,6 +48,7 @@ def stopped_before_a_game() -> NoReturn:
 if TYPE_CHECKING:
     from rich.console import Console
     from rich.progress import Task
+    from rich.table import Table
     from rich.text import Text
 
 
@@ -211,6 +212,23 @@ def joined(text: str) -> str:
     """``text`` with each paragraph's lines joined into one (paragraphs stay apart)."""
     paragraphs = inspect.cleandoc(text).split("\n\n")
     return "\n\n".join(" ".join(line.strip() for line in paragraph.splitlines()) for paragraph in paragraphs)
+
+
+# ----- tables that fit -----------------------------------------------------------------------
+
+
+def fit_words(table: Table) -> Table:
+    """``table`` with no word cut: each column is at least as wide as the longest word in it.
+
+    Rich shrinks a table to the console (80 columns in a pipe) by wrapping cells at spaces and, where a
+    word is wider than its column, cutting it short with an ellipsis (``compute…``, ``Points/…``). With
+    every column at least as wide as its longest word, only the wrapping at spaces is left.
+    """
+    for column in table.columns:
+        texts = [column.header, *column.cells]
+        words = (word for text in texts for word in str(getattr(text, "plain", text)).split())
+        column.min_width = max((len(word) for word in words), default=0)
+    return table
 
 
 # ----- the progress bar -----------------------------------------------------------------------

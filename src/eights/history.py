@@ -13,7 +13,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from eights.cli_common import fail
+from eights.cli_common import fail, fit_words
 from eights.engine import Event
 from eights.engine.events import RoundOver, RoundStarted
 from eights.record import RecordError
@@ -94,9 +94,11 @@ def history_command(
     if not matches:
         out.print(f"No saved matches yet in {store.label}. Play one with `eights play`.")
         return
-    table = Table(show_edge=False, box=None, padding=(0, 2), header_style="bold")
+    table = Table(show_edge=False, box=None, padding=(0, 1), header_style="bold")
     for column in ("ID", "Started", "Rules", "Players", "Result", "Rounds"):
-        table.add_column(column, justify="right" if column in ("ID", "Rounds") else "left")
+        # The date over the time and a narrow result leave the players' names the room.
+        narrow = {"Started": 10, "Result": 18}.get(column)
+        table.add_column(column, justify="right" if column in ("ID", "Rounds") else "left", max_width=narrow)
     for match in matches:
         table.add_row(
             str(match.id),
@@ -106,7 +108,7 @@ def history_command(
             match.result_text,
             str(match.rounds),
         )
-    out.print(table)
+    out.print(fit_words(table))
     out.print(f"{len(matches)} match{'es' if len(matches) != 1 else ''} in {store.label}.")
     out.print("Show one with `eights history show ID`; take up an unfinished one with `eights play --resume`.")
 
@@ -221,8 +223,8 @@ def stats_command(as_json: JsonOption = False, db: DbOption = None) -> None:
     if not stats:
         out.print(f"No finished matches yet in {store.label}. Play one with `eights play`.")
         return
-    table = Table(show_edge=False, box=None, padding=(0, 2), header_style="bold")
-    for column in ("Player", "Matches", "Wins", "Win rate", "Points/round", "Best match", "Worst match"):
+    table = Table(show_edge=False, box=None, padding=(0, 1), header_style="bold")
+    for column in ("Player", "Matches", "Wins", "Win rate", "Points per round", "Best match", "Worst match"):
         table.add_column(column, justify="left" if column == "Player" else "right")
     for entry in stats:
         who = entry.who if entry.kind == "person" else f"computer: {entry.who}"
@@ -236,5 +238,5 @@ def stats_command(as_json: JsonOption = False, db: DbOption = None) -> None:
             "-" if entry.best is None else f"#{entry.best[0]}: {entry.best[1]}",
             "-" if entry.worst is None else f"#{entry.worst[0]}: {entry.worst[1]}",
         )
-    out.print(table)
+    out.print(fit_words(table))
     out.print("Points per round as the rules count them; best and worst by final total, match number first.")

@@ -26,7 +26,7 @@ from rich.table import Table
 from rich.text import Text
 
 from eights.cards import CardError
-from eights.cli_common import OptionsOption, RulesOption, VariantOption, fail, rules_headline
+from eights.cli_common import OptionsOption, RulesOption, VariantOption, fail, fit_words, rules_headline
 from eights.history import DbOption, JsonOption, console, open_store
 from eights.rules import RulesError, resolve_rules
 from eights.scorecard import (
@@ -464,9 +464,11 @@ def list_command(
 
 
 def _list_table(summaries: list[SheetSummary]) -> Table:
-    table = Table(show_edge=False, box=None, padding=(0, 2), header_style="bold")
+    table = Table(show_edge=False, box=None, padding=(0, 1), header_style="bold")
     for column in ("ID", "Changed", "Rules", "Players", "Rounds", "Totals", "State"):
-        table.add_column(column, justify="right" if column in ("ID", "Rounds") else "left")
+        # The date over the time leaves the players' names the room.
+        narrow = 10 if column == "Changed" else None
+        table.add_column(column, justify="right" if column in ("ID", "Rounds") else "left", max_width=narrow)
     for summary in summaries:
         totals = ", ".join(str(t) for t in summary.totals) if summary.rounds else "-"
         table.add_row(
@@ -478,7 +480,7 @@ def _list_table(summaries: list[SheetSummary]) -> Table:
             totals,
             summary.state_text,
         )
-    return table
+    return fit_words(table)
 
 
 @scorecard_app.command("stats")
@@ -502,8 +504,8 @@ def stats_command(ctx: typer.Context, as_json: JsonOption = False, db: DbOption 
 
 
 def _stats_table(stats: list[SheetPlayerStats]) -> Table:
-    table = Table(show_edge=False, box=None, padding=(0, 2), header_style="bold")
-    for column in ("Player", "Sheets", "Finished", "Won", "Rounds", "Points/round"):
+    table = Table(show_edge=False, box=None, padding=(0, 1), header_style="bold")
+    for column in ("Player", "Sheets", "Finished", "Won", "Rounds", "Points per round"):
         table.add_column(column, justify="left" if column == "Player" else "right")
     for entry in stats:
         per_round = entry.points_per_round
@@ -515,7 +517,7 @@ def _stats_table(stats: list[SheetPlayerStats]) -> Table:
             str(entry.rounds),
             "-" if per_round is None else f"{per_round:.1f}",
         )
-    return table
+    return fit_words(table)
 
 
 @scorecard_app.command("export")

@@ -71,7 +71,7 @@ class MatchSummary:
     @property
     def result_text(self) -> str:
         if not self.finished:
-            return f"unfinished, after {self.actions} actions"
+            return f"unfinished, after {self.actions} action{'' if self.actions == 1 else 's'}"
         who = " and ".join(self.names[s] for s in self.winners)
         return f"{who} won" + (" (shared)" if len(self.winners) > 1 else "")
 
