@@ -1017,6 +1017,11 @@ def test_q_asks_before_leaving_and_says_the_match_is_saved(tmp_path):
         await until(pilot, lambda: isinstance(app.screen, ConfirmDialog))
         text = str(app.screen.query_one("#dialog-text").render())
         assert "saved (match 1 in" in text and "eights play --resume" in text
+        # Issue 29, item 15: centred and as tall as its words, like the other dialogs, not a full-height
+        # box in the top-left corner hiding the table.
+        box, screen = app.screen.query_one("#dialog").region, app.screen.region
+        assert box.height < screen.height // 2
+        assert abs(box.x - (screen.width - box.right)) <= 1 and abs(box.y - (screen.height - box.bottom)) <= 1
         await pilot.press("n")
         await until(pilot, lambda: isinstance(app.screen, TableScreen))
         assert app.is_running
