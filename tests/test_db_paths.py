@@ -72,3 +72,22 @@ def test_a_folder_given_as_the_database_is_called_a_folder(tmp_path: Path, args:
     line = one_line([*args, "--db", str(tmp_path)])
     assert f"the database {tmp_path} is a folder, not a file" in line
     assert f"--db {tmp_path / 'eights.db'}" in line
+
+
+def test_resume_takes_up_any_unfinished_match_by_its_number(tmp_path: Path) -> None:
+    """Issue 29, item 7: only the newest unfinished match could be taken up, though history lists several."""
+    db = str(tmp_path / "two.db")
+    for variant, seed in (("classic", "1"), ("race", "2")):
+        result = runner.invoke(
+            app, ["play", "--plain", "--variant", variant, "--seed", seed, "--db", db], input="1\nquit\ny\n"
+        )
+        assert result.exit_code == 0, result.output
+    listed = runner.invoke(app, ["history", "--db", db], env={"COLUMNS": "200"}).stdout
+    assert "eights play --resume ID" in listed
+    first = runner.invoke(app, ["play", "--plain", "--resume", "1", "--db", db], input="quit\ny\n")
+    assert first.exit_code == 0 and first.stdout.startswith("Classic Crazy Eights (classic)"), first.output
+    last = runner.invoke(app, ["play", "--plain", "--resume", "--db", db], input="quit\ny\n")
+    assert last.exit_code == 0 and last.stdout.startswith("Race"), last.output
+    assert "there is no match 9" in one_line(["play", "--plain", "--resume", "9", "--db", db])
+    assert "give a match's number" in one_line(["play", "--plain", "--resume", "x", "--db", db])
+    assert "goes with --resume" in one_line(["play", "--plain", "2", "--db", db])

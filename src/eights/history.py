@@ -110,7 +110,7 @@ def history_command(
         )
     out.print(fit_words(table))
     out.print(f"{len(matches)} match{'es' if len(matches) != 1 else ''} in {store.label}.")
-    out.print("Show one with `eights history show ID`; take up an unfinished one with `eights play --resume`.")
+    out.print("Show one with `eights history show ID`; take up an unfinished one with `eights play --resume ID`.")
 
 
 @history_app.command("show")
