@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import difflib
 import json
+import re
 import reprlib
 import tomllib
 from dataclasses import dataclass, field, fields
@@ -623,6 +624,10 @@ def parse_option_list(options: list[str]) -> dict[str, str]:
     return result
 
 
+#: A whole number as an option gives it.
+_WHOLE = re.compile(r"-?[0-9]+")
+
+
 def _option_value(key: str, text: str) -> Any:
     kind = _TYPES[key]
     if kind == "bool":
@@ -635,17 +640,16 @@ def _option_value(key: str, text: str) -> Any:
     if kind == "int":
         if key == "packs" and text.lower() == "auto":
             return 0
-        try:
-            return int(text)
-        except ValueError:
-            raise RulesError(f"option {key}: {text!r} is not a whole number") from None
+        # The digits 0-9 alone: int() would also read "+5", "1_000" and other scripts' digits.
+        if not _WHOLE.fullmatch(text):
+            raise RulesError(f"option {key}: {text!r} is not a whole number in the digits 0-9 (like 7)")
+        return int(text)
     if kind.startswith("tuple"):
         items = [item.strip() for item in text.strip("[]").replace(";", ",").split(",") if item.strip()]
         if "int" in kind:
-            try:
-                return [int(item) for item in items]
-            except ValueError:
-                raise RulesError(f"option {key}: {text!r} is not a list of whole numbers (like 8,6,4)") from None
+            if not all(_WHOLE.fullmatch(item) for item in items):
+                raise RulesError(f"option {key}: {text!r} is not a list of whole numbers (like 8,6,4)")
+            return [int(item) for item in items]
         return [item.strip("\"'") for item in items]
     return text
 
