@@ -1,5 +1,5 @@
-"""The README's command for the server benchmark installs what bench/server.py imports (issue 29, item 17:
-after the README's install it failed with "No module named 'httpx'")."""
+"""The README's command for the server benchmarks installs what they import (issue 29, item 17: after the
+README's install bench/server.py failed with "No module named 'httpx'")."""
 
 from __future__ import annotations
 
@@ -35,25 +35,28 @@ def needed(requirement: str, extras: set[str] | None = None) -> set[str]:
     return found
 
 
-def test_the_readme_command_installs_every_module_bench_server_imports() -> None:
+def test_the_readme_command_installs_every_module_the_server_benches_import() -> None:
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    command = re.search(r"\.venv/bin/pip install '\.\[([a-z-]+)\]'\n\s*\.venv/bin/python bench/server\.py", readme)
-    assert command, "the README gives an install command right before bench/server.py"
+    block = re.search(r"\.venv/bin/pip install '\.\[([a-z-]+)\]'\n((?:\s*\.venv/bin/python bench/\w+\.py\n)+)", readme)
+    assert block, "the README gives an install command right before the server benches"
+    scripts = re.findall(r"bench/(\w+\.py)", block[2])
+    assert "server.py" in scripts
     project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
-    wanted = [*project["dependencies"], *project["optional-dependencies"][command[1]]]
+    wanted = [*project["dependencies"], *project["optional-dependencies"][block[1]]]
     installed: set[str] = set()
     for requirement in wanted:
         installed |= needed(requirement)
-    tree = ast.parse((ROOT / "bench" / "server.py").read_text(encoding="utf-8"))
-    modules = {
-        (node.module if isinstance(node, ast.ImportFrom) else alias.name).split(".")[0]
-        for node in ast.walk(tree)
-        if isinstance(node, ast.Import | ast.ImportFrom) and (isinstance(node, ast.Import) or node.module)
-        for alias in node.names
-    }
+    local = {path.stem for path in (ROOT / "bench").glob("*.py")} | {"eights", "tests", "__future__"}
     owners = packages_distributions()
-    for module in sorted(modules - set(sys.stdlib_module_names) - {"eights", "tests", "__future__"}):
-        distributions = {d.lower().replace("_", "-") for d in owners.get(module, [module])}
-        assert distributions & installed, (
-            f"bench/server.py imports {module}, which `pip install '.[{command[1]}]'` lacks"
-        )
+    for script in scripts:
+        tree = ast.parse((ROOT / "bench" / script).read_text(encoding="utf-8"))
+        modules = {
+            (node.module if isinstance(node, ast.ImportFrom) else alias.name).split(".")[0]
+            for node in ast.walk(tree)
+            if isinstance(node, ast.Import | ast.ImportFrom) and (isinstance(node, ast.Import) or node.module)
+            for alias in node.names
+        }
+        for module in sorted(modules - set(sys.stdlib_module_names) - local):
+            distributions = {d.lower().replace("_", "-") for d in owners.get(module, [module])}
+            lacking = f"bench/{script} imports {module}, which `pip install '.[{block[1]}]'` does not install"
+            assert distributions & installed, lacking
