@@ -135,7 +135,7 @@ def test_the_unaltered_record_replays_even_with_a_byte_order_mark(tmp_path: Path
 
 def test_names_in_a_record_are_shown_as_written_not_read_as_markup(tmp_path: Path, record_text: str):
     data = json.loads(record_text)
-    data["names"] = ["[bold]", "[/]", "[link=x]"]
+    data["names"] = ["[bold]", "[/]Bo", "[link=x]"]  # a name holds a letter (eights.names)
     path = tmp_path / "game.json"
     path.write_text(json.dumps(data), encoding="utf-8")
     code, out, err = run("replay", str(path))

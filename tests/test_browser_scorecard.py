@@ -185,6 +185,8 @@ def test_a_second_phone_follows_the_read_only_link_and_cannot_change_the_sheet(c
         page.click("#undo")
         watcher.wait_for_function("() => document.body.dataset.rounds === '2'", timeout=WAIT)
         assert shown_totals(watcher) == TOTALS[1]
+        page.wait_for_selector("#said:not([hidden])", timeout=WAIT)
+        assert page.text_content("#said") == "Undid the entry of round 3."
         # The server restarts: both pages connect again by themselves, and the next round still appears.
         live_server.restart()
         fill_round(page, *ROUNDS[2])
@@ -234,3 +236,26 @@ def test_a_second_phone_follows_the_read_only_link_and_cannot_change_the_sheet(c
     finally:
         keeper.close()
         follower.close()
+
+
+def test_a_phone_is_offered_only_the_names_of_its_own_sheets(chromium: Any, live_server: Any) -> None:
+    """Issue 28, item 8: the names offered on the start page are those of the sheets this browser keeps;
+    another phone is offered none of them."""
+    keeper = chromium.new_context(**PHONE)
+    stranger = chromium.new_context(**PHONE)
+    try:
+        page = keeper.new_page()
+        start_sheet(page, live_server.base)
+        page.goto(f"{live_server.base}/scorecard")
+        page.wait_for_selector("#player-2", timeout=WAIT)
+        offered = page.eval_on_selector_all("#known-names option", "options => options.map(o => o.value)")
+        assert sorted(offered) == sorted(PLAYERS)
+        assert [page.input_value(f"#player-{seat}") for seat in range(3)] == list(PLAYERS)
+        other = stranger.new_page()
+        other.goto(f"{live_server.base}/scorecard")
+        other.wait_for_selector("#player-1", timeout=WAIT)
+        assert other.eval_on_selector_all("#known-names option", "options => options.length") == 0
+        assert other.input_value("#player-0") == ""
+    finally:
+        keeper.close()
+        stranger.close()

@@ -84,7 +84,7 @@ def test_rules_reflect_options():
     assert "Off: one card per turn." in plain
     assert "Score keeping is off" in plain
     changed = ok("rules", "action", "--option", "stacking=true", "-o", "score_keeping=true")
-    assert "With options: stacking=true, score_keeping=true" in changed
+    assert "Changed from action by the options: stacking=true, score_keeping=true." in changed
     assert "On: you may lay several cards of one rank" in changed
     assert "every other player adds the value of their own hand" in changed
     assert "until a player's total reaches 500" in changed
@@ -575,3 +575,25 @@ def test_watch_seats_any_computer_levels_not_only_random_players():
     assert "3 computer players (Seat 0: normal, Seat 1: hard@20, Seat 2: easy), seed 4" in result.stdout
     refused = runner.invoke(app, ["watch", "--players", "3", "--bots", "easy,normal"])
     assert refused.exit_code == 2 and "2 levels for 3 seats" in refused.stderr
+
+
+def test_rules_from_a_house_rules_file_say_so_and_what_they_change(tmp_path: Path) -> None:
+    """Issue 29, item 10: `rules --rules FILE` did not say it was a house-rules file or what it changes."""
+    house = tmp_path / "house.toml"
+    ok("rules", "action", "--option", "stacking=true", "--save", str(house))
+    text = ok("rules", "--rules", str(house))
+    assert f"House rules from {house}: changes from action: stacking=true." in text.splitlines()[1]
+
+
+@pytest.mark.parametrize("option", ["title=Hacked", "name=zzz", "source=me", "max_actions=5"])
+def test_fields_that_are_no_rule_are_no_options(option: str) -> None:
+    """Issue 29, item 11: --option title=... was accepted and printed; the list of valid options held
+    name, title, source and max_actions."""
+    code, out, err = run("rules", "classic", "--option", option)
+    assert code == 2 and out == ""
+    key = option.split("=")[0]
+    assert f"unknown option '{key}'" in err
+    valid = err.split("valid options: ")[1]
+    for internal in ("name", "title", "source", "max_actions"):
+        assert internal not in valid.replace("_", " ").split(", ") and f" {internal}," not in f" {valid},"
+    assert "stacking" in valid and "packs" in valid

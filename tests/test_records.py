@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 
 import pytest
 from hypothesis import given, settings
@@ -267,6 +268,7 @@ def test_malformed_fields_are_refused(record):
 def test_a_record_that_cannot_start_is_refused(record):
     def too_many_players(data):
         data["players"] = 9
+        data["names"] = []
 
     def doubled_card(data):
         data["deck"] = ["8H"] * 20
@@ -279,3 +281,22 @@ def test_a_record_that_cannot_start_is_refused(record):
 def test_a_missing_file_is_refused(tmp_path):
     with pytest.raises(RecordError, match="cannot read"):
         GameRecord.load(tmp_path / "nowhere.json")
+
+
+@pytest.mark.parametrize(
+    ("names", "words"),
+    [
+        (["Ann", "Bo"], "names: 2 names for 3 players"),
+        (["Ann", "Bo", "Cy", "Di"], "names: 4 names for 3 players"),
+        (["Ann", "Bo", "\u202eyC"], "the record's name: "),
+        (["Ann", "Bo", "C" * 200], "too long"),
+    ],
+)
+def test_names_that_do_not_fit_the_players_are_refused(record, names, words):
+    """Issue 29, item 12: a record whose names do not match its players replayed without a word."""
+    data = json.loads(record.to_json())
+    data["names"] = names
+    with pytest.raises(RecordError, match=re.escape(words)):
+        GameRecord.from_json(json.dumps(data))
+    data["names"] = []
+    assert GameRecord.from_json(json.dumps(data)).names == ()

@@ -586,3 +586,13 @@ def test_a_number_too_long_to_read_is_refused_in_words(tmp_path):
     path.write_text('base = "classic"\ndeal = ' + "9" * 5000 + "\n", encoding="utf-8")
     with pytest.raises(RulesError, match="a number in it is too long to read"):
         load_rules(path)
+
+
+@pytest.mark.parametrize(
+    "option", ["deal=\u0665", "deal=1_0", "target=+50", "deal= 7x", "rounds=8,+6,4", "rounds=8,\u0666,4"]
+)
+def test_option_numbers_are_digits_0_to_9(option):
+    """Found with issue 29, item 9: int() read "+50", "1_0" and Arabic-Indic digits in --option too."""
+    with pytest.raises(RulesError, match="whole number"):
+        load_preset("derange").with_options([option])
+    assert load_preset("derange").with_options(["deal=7", "rounds=8,6,4"]).rounds == (8, 6, 4)

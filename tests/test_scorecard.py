@@ -7,6 +7,8 @@ table or a wrong scoring mode fails here and not only against the code's own ari
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 import random
 from collections.abc import Callable
@@ -312,12 +314,25 @@ def test_race_csv_export() -> None:
     sheet.add_round("Bob", {"Ann": "JC 9S"})  # 10 + 9 = 19
     sheet.add_round("Ann", {"Bob": 40})  # 62 + 40 = 102 >= 100
     assert to_csv(sheet) == (
-        "round,dealer,cards,out,Ann points,Ann total,Bob points,Bob total\n"
-        "1,Bob,7,Ann,62,62,0,0\n"
-        "2,Ann,7,Bob,0,62,19,19\n"
-        "3,Bob,7,Ann,40,102,0,19\n"
-        "final,,,won: Ann,,102,,19\n"
+        "round,dealer,cards,out,Ann cards left,Ann points,Ann total,Bob cards left,Bob points,Bob total\n"
+        "1,Bob,7,Ann,,62,62,8C 10D 2H,0,0\n"
+        "2,Ann,7,Bob,JC 9S,0,62,,19,19\n"
+        "3,Bob,7,Ann,,40,102,,0,19\n"
+        "final,,,won: Ann,,,102,,,19\n"
     )
+
+
+def test_csv_cells_a_spreadsheet_would_run_are_written_as_text() -> None:
+    """Issue 28, item 8: a name like =HYPERLINK(...) stays a name in a spreadsheet."""
+    sheet = Sheet.new(RACE, ["=cmd|' /C calc'!A0", "@Bob", "+Cid", "-Dee"], dealer="@Bob")
+    sheet.add_round("+Cid", {"@Bob": 5, "=cmd|' /C calc'!A0": 3, "-Dee": 2})
+    rows = list(csv.reader(io.StringIO(to_csv(sheet))))
+    assert rows[0][4:6] == ["'=cmd|' /C calc'!A0 cards left", "'=cmd|' /C calc'!A0 points"]
+    assert rows[1][:4] == ["1", "'@Bob", "5", "'+Cid"]
+    assert "'-Dee points" in rows[0]
+    for cell in (cell for row in rows for cell in row):
+        assert not cell.startswith(("=", "+", "@")), cell
+        assert not cell.startswith("-") or cell.lstrip("-").isdigit(), cell
 
 
 # ----- action with score keeping: own hand, to 500, lowest wins (section 3) --------------------------
@@ -466,7 +481,7 @@ def test_text_shows_rounds_standings_and_what_comes_next() -> None:
     sheet = Sheet.new(DERANGE, ["Ann", "Bob"], dealer="Ann")
     sheet.add_round("Ann", {"Bob": "8H KS"})
     text = to_text(sheet)
-    assert "round 1 (Ann deals 8): Ann out; Bob 8H KS (70) -> Ann 0, Bob 70" in text
+    assert "round 1 (Ann deals 8): Ann out; Bob 8♥ K♠ (70) -> Ann 0, Bob 70" in text
     assert "standings: 1. Ann 0; 2. Bob 70" in text
     assert "next: round 2, Bob deals 7" in text
 
@@ -478,12 +493,12 @@ def test_tally_csv_counts_games_won() -> None:
     sheet.add_round("Cid")  # Ann & Cid
     sheet.finish()
     assert to_csv(sheet) == (
-        "round,dealer,cards,out,Ann won,Ann games won,Bob won,Bob games won,"
-        "Cid won,Cid games won,Dee won,Dee games won\n"
-        "1,Dee,6,Bob,0,0,1,1,0,0,1,1\n"
-        "2,Ann,6,blocked,1,1,0,1,1,1,0,1\n"
-        "3,Bob,6,Cid,1,2,0,1,1,2,0,1\n"
-        "final,,,won: Ann and Cid,,2,,1,,2,,1\n"
+        "round,dealer,cards,out,Ann cards left,Ann won,Ann games won,Bob cards left,Bob won,Bob games won,"
+        "Cid cards left,Cid won,Cid games won,Dee cards left,Dee won,Dee games won\n"
+        "1,Dee,6,Bob,,0,0,,1,1,,0,0,,1,1\n"
+        "2,Ann,6,blocked,3C,1,1,4C 5C,0,1,6C 7C,1,1,9C 10C,0,1\n"
+        "3,Bob,6,Cid,,1,2,,0,1,,1,2,,0,1\n"
+        "final,,,won: Ann and Cid,,,2,,,1,,,2,,,1\n"
     )
-    assert "winner(s): Ann and Cid (finished early)" in to_text(sheet)
+    assert "winners: Ann and Cid (finished early)" in to_text(sheet)
     assert "teams: Ann & Cid, Bob & Dee" in to_text(sheet)

@@ -122,14 +122,14 @@ def test_a_scripted_derange_sheet_matches_the_totals_worked_by_hand() -> None:
     assert data["rounds"][2]["blocked"] is True and data["rounds"][2]["points"] == [15, 20, 7]
     text = ok("show", str(sheet_id))
     assert "Standings: 1. Bob 125; 2. Ann 140; 3. Cid 141." in text
-    assert "The match is over after 7 round(s): Bob wins." in text
+    assert "The match is over after 7 rounds: Bob wins." in text
 
 
 def test_round_prints_each_card_with_its_value_and_the_running_totals() -> None:
     sheet_id = new_sheet("--variant", "derange", "--players", "Ann,Bob,Cid", "--dealer", "Ann")
     out = ok("round", str(sheet_id), "--out", "ann", "--cards", "Bob=8H,2C,10D,KS,AH,QC,7D", "--points", "Cid=14")
     # docs/rules.md section 8: 8, 2, 10, K, A, Q, 7 = 50 + 30 + 30 + 20 + 15 + 10 + 7 = 162.
-    assert "  Bob: 8H 50 + 2C 30 + 10D 30 + KS 20 + AH 15 + QC 10 + 7D 7 = 162; scores 162, total 162." in out
+    assert "  Bob: 8♥ 50 + 2♣ 30 + 10♦ 30 + K♠ 20 + A♥ 15 + Q♣ 10 + 7♦ 7 = 162; scores 162, total 162." in out
     assert "  Cid: 14 points; scores 14, total 14." in out
     assert "  Ann: went out; scores 0, total 0." in out
     assert "Round 1 (Ann dealt 8 cards): Ann went out." in out
@@ -141,8 +141,8 @@ def test_classic_winner_collects_and_the_match_ends_after_one_round() -> None:
     out = ok("round", str(sheet_id), "--out", "Bob", "--cards", "Ann=8S KH 10C AD 5H")
     # docs/rules.md section 8: 8, K, 10, A, 5 = 50 + 10 + 10 + 1 + 5 = 76, collected by Bob.
     assert "  Bob: went out; scores 76, total 76." in out
-    assert "  Ann: 8S 50 + KH 10 + 10C 10 + AD 1 + 5H 5 = 76; scores 0, total 0." in out
-    assert "The match is over after 1 round(s): Bob wins." in out
+    assert "  Ann: 8♠ 50 + K♥ 10 + 10♣ 10 + A♦ 1 + 5♥ 5 = 76; scores 0, total 0." in out
+    assert "The match is over after 1 round: Bob wins." in out
 
 
 def test_edit_delete_undo_and_finish_change_the_saved_sheet() -> None:
@@ -153,14 +153,17 @@ def test_edit_delete_undo_and_finish_change_the_saved_sheet() -> None:
     assert "Changed round 1 (Ann dealt 8 cards): Cid went out." in out
     assert "Totals: Ann 7, Bob 5, Cid 10." in out  # round 1 (3, 5, 0), then round 2 (4, 0, 10)
     out = ok("delete", str(sheet_id), "1")
-    assert "Deleted round 1 (the rounds after it moved up one). Totals: Ann 4, Bob 0, Cid 10." in out
+    assert (
+        "Deleted round 1; round 2 is now round 1, with the dealer and cards of its place (round 1: Ann deals 8). "
+        "Totals: Ann 4, Bob 0, Cid 10." in out
+    )
     assert "Next: round 2, Bob deals 7 cards each." in out  # round 2's dealer and hand size now
     out = ok("undo", str(sheet_id))
     assert out.startswith("Undid the deletion of round 1. Totals: Ann 7, Bob 5, Cid 10.")
     out = ok("undo", str(sheet_id))
     assert out.startswith("Undid the edit of round 1. Totals: Ann 4, Bob 70, Cid 24.")
     out = ok("finish", str(sheet_id))
-    assert "The match was finished after 2 round(s): Ann wins." in out
+    assert "The match was finished after 2 rounds: Ann wins." in out
     assert shown(sheet_id)["finished_early"] is True
     ok("undo", str(sheet_id))
     data = shown(sheet_id)
@@ -203,9 +206,9 @@ def test_export_writes_csv_and_json_that_loads_back(tmp_path: Path) -> None:
     out = ok("export", str(sheet_id), "--csv", str(csv_file), "--json", str(json_file))
     assert f"Saved score sheet {sheet_id} to {csv_file} and {json_file}." in out
     assert csv_file.read_text().splitlines() == [
-        "round,dealer,cards,out,Ann points,Ann total,Bob points,Bob total",
-        "1,Bob,8,Ann,0,0,50,50",
-        "so far,,,,,0,,50",
+        "round,dealer,cards,out,Ann cards left,Ann points,Ann total,Bob cards left,Bob points,Bob total",
+        "1,Bob,8,Ann,,0,0,8H,50,50",
+        "so far,,,,,,0,,,50",
     ]
     assert Sheet.from_dict(json.loads(json_file.read_text())).to_dict() == saved(sheet_id)[0]
     assert ok("export", str(sheet_id), "--csv", "-") == csv_file.read_text()
@@ -217,7 +220,7 @@ def test_the_plain_sheet_runs_when_input_is_not_a_terminal() -> None:
     assert code == 0, err
     assert "standard input or output is not a terminal: the sheet in plain text (--plain)" in err
     assert "Round 1 (Ann dealt 8 cards): Bob went out." in out
-    assert "Ann: 8H 50 + KS 20 = 70; scores 70, total 70." in out
+    assert "Ann: 8♥ 50 + K♠ 20 = 70; scores 70, total 70." in out
     assert "Undid the entry of round 1." in out
     assert f"score sheet {sheet_id} is saved" in out
     assert shown(sheet_id)["totals"] == [0, 12]
@@ -261,9 +264,11 @@ def test_a_round_after_the_match_has_ended_is_refused_and_nothing_changes() -> N
     ok("round", str(sheet_id), "--out", "Ann", "--points", "Bob=3")
     before = saved(sheet_id)
     line = refused("round", str(sheet_id), "--out", "Bob", "--points", "Ann=3")
-    assert "the match is over after 1 round(s), won by Ann: no more rounds can be entered" in line
+    assert "the match is over after 1 round, won by Ann: no more rounds can be entered" in line
     assert "edit or delete a past round, or undo" in line
-    assert "the match is over" in refused("finish", str(sheet_id))
+    finish = refused("finish", str(sheet_id))
+    assert "the match is already over, won by Ann: there is nothing to finish" in finish
+    assert "round" not in finish  # issue 29, item 8: finishing speaks of the match, not of rounds
     assert saved(sheet_id) == before
 
 
@@ -321,7 +326,9 @@ def test_an_unknown_sheet_id_in_an_empty_database_says_how_to_start() -> None:
     ("args", "words"),
     [
         (["--variant", "derange"], "--players: give the players in seat order"),
-        (["--variant", "derange", "--players", "Ann"], "1 player(s): a sheet takes 2 to 8 players"),
+        (["--variant", "derange", "--players", "Ann"], "1 player given: a sheet takes 2 to 8 players"),
+        (["--variant", "derange", "--players", ""], "players: no names given; give 2 to 8 names"),
+        (["--variant", "derange", "--players", "Ann," + "B" * 200], "too long; give at most 24 characters"),
         (["--variant", "derange", "--players", "Ann,Bob,ann"], "the name 'ann' is given twice"),
         (["--variant", "derange", "--players", "Ann,,Bob"], "player 2 has an empty name"),
         (["--variant", "classic", "--players", "A,B,C,D,E,F,G,H"], "classic"),
@@ -405,3 +412,17 @@ def test_share_gives_a_sheet_made_here_its_web_links() -> None:
         store.close()
     assert json.loads(ok("show", str(sheet_id), "--json"))["totals"] == [35, 0]
     assert "is not a web address" in refused("share", str(sheet_id), "--url", "localhost:8000")
+
+
+@pytest.mark.parametrize("points", ["1_000", "+5", " 5", "\u0663", "100000000000000000000000"])
+def test_points_are_digits_0_to_9_within_the_pack(points: str) -> None:
+    """Issue 29, item 9: numbers written otherwise were read, and 10^23 points were taken."""
+    sheet_id = new_sheet("--variant", "derange", "--players", "Ann,Bob", "--dealer", "Ann")
+    line = refused("round", str(sheet_id), "--out", "Ann", "--points", f"Bob={points}")
+    assert "digits 0-9" in line or "more than the cards of the pack can be worth" in line
+    assert saved(sheet_id)[0]["rounds"] == []
+
+
+def test_points_in_baby_eating_are_refused() -> None:
+    sheet_id = new_sheet("--variant", "baby-eating", "--players", "Ann,Bob,Cid,Dee", "--dealer", "Ann")
+    assert "baby-eating keeps no points" in refused("round", str(sheet_id), "--out", "Ann", "--points", "Bob=5")

@@ -122,7 +122,7 @@ def test_names_are_found_ignoring_case() -> None:
     ("names", "words"),
     [
         (["Ann"], ("1 player", "2 to 8")),
-        ([], ("0 player", "2 to 8")),
+        ([], ("no names given", "2 to 8")),
         ([f"P{i}" for i in range(9)], ("9 player", "2 to 8")),
         (["Ann", ""], ("player 2", "empty name")),
         (["Ann", "   "], ("player 2", "empty name")),
@@ -228,3 +228,48 @@ def test_a_stored_undo_list_naming_a_missing_round_is_refused_on_undo() -> None:
     data["undo"].append({"change": "edit", "round": 4, "was": data["rounds"][0]})
     sheet = Sheet.from_dict(data)
     refused(sheet, lambda s: s.undo(), SheetError, "round 4, which is not there")
+
+
+# ----- issue 29, item 9: hands within the pack, numbers as numbers -------------------------------------------
+
+
+def two(rules: Any = DERANGE) -> Sheet:
+    return Sheet.new(rules, ["Ann", "Bob"], dealer="Ann")
+
+
+def test_points_are_bounded_by_what_the_pack_can_be_worth() -> None:
+    sheet = two()
+    most = sheet.setup.most_points
+    refused(sheet, lambda s: s.add_round("Bob", {"Ann": 10**23}), HandError, "Ann:", f"give 0 to {most}")
+    refused(sheet, lambda s: s.add_round("Bob", {"Ann": most + 1}), HandError, "more than the cards of the pack")
+    sheet.add_round("Bob", {"Ann": most})  # the bound itself is taken
+    three = Sheet.new(DERANGE, ["Ann", "Bob", "Cid"], dealer="Ann")
+    share = three.setup.most_points // 2 + 1
+    refused(three, lambda s: s.add_round("Ann", {"Bob": share, "Cid": share}), HandError, "worth", "together")
+
+
+def test_a_hand_cannot_hold_the_whole_pack() -> None:
+    sheet = two(CLASSIC)
+    whole = " ".join(str(card) for card in CLASSIC.pack_counts(2))
+    refused(sheet, lambda s: s.add_round("Bob", {"Ann": whole}), HandError, "52 cards", "discard pile")
+
+
+def test_points_in_rules_that_keep_none_are_refused() -> None:
+    sheet = Sheet.new(BABY, ["Ann", "Bob", "Cid", "Dee"], dealer="Ann")
+    refused(sheet, lambda s: s.add_round("Ann", {"Bob": 12}), HandError, "keeps no points", "not 12 points")
+
+
+@pytest.mark.parametrize("text", ["1_000", "+5", "\u0663", "1 000", "\u0663\u0665"])
+def test_numbers_written_otherwise_are_refused_not_read(text: str) -> None:
+    refused(two(), lambda s: s.add_round("Bob", {"Ann": text}), HandError, "digits 0-9")
+
+
+def test_deleting_a_middle_round_says_how_the_later_rounds_change() -> None:
+    sheet = Sheet.new(DERANGE, ["Ann", "Bob", "Cid"], dealer="Ann")
+    for out in ("Ann", "Bob", "Cid", "Ann"):
+        sheet.add_round(out, {name: 1 for name in sheet.players if name != out})
+    assert sheet.delete_round(2) == (
+        "deleted round 2; rounds 3-4 are now 2-3, with the dealers and cards of their places "
+        "(round 2: Bob deals 7; round 3: Cid deals 6)"
+    )
+    assert sheet.delete_round(3) == "deleted round 3"

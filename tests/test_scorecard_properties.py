@@ -79,12 +79,12 @@ def rounds(draw: st.DrawFn, sheet: Sheet) -> tuple[str | None, dict[str, Any]]:
     for seat, name in enumerate(sheet.players):
         if seat == out or (out is not None and not sheet.keeps_points and draw(st.booleans())):
             continue
-        if (out is None and sheet.rules.blocked_fewest_cards) or draw(st.booleans()):
+        if (out is None and sheet.rules.blocked_fewest_cards) or not sheet.keeps_points or draw(st.booleans()):
             count = draw(st.integers(0, 4))
             cards, pack = pack[:count], pack[count:]
             left[name] = format_cards(cards) if draw(st.booleans()) else [str(c) for c in cards]
-        else:
-            left[name] = draw(st.integers(0, 150))
+        else:  # points only where the rules keep them, within what the pack can be worth in all hands
+            left[name] = draw(st.integers(0, min(150, sheet.setup.most_points // n)))
     return (None if out is None else sheet.players[out]), left
 
 

@@ -139,7 +139,8 @@ def test_edit_delete_and_undo_on_the_sheet(sheets: Sheets) -> None:
         table.focus()
         table.move_cursor(row=0)
         await pilot.press("d")
-        assert "Round 1 deleted" in text_of(app, "#message")
+        said = text_of(app, "#message")
+        assert "Deleted round 1; round 2 is now round 1, with the dealer and cards of its place" in said
         assert [row[3:] for row in table_rows(app)] == [["+5 = 5", "+10 = 10"]]
         await pilot.press("ctrl+z")
         assert text_of(app, "#message") == "Undid the deletion of round 1."
@@ -213,7 +214,7 @@ def test_the_plain_sheet_starts_a_sheet_enters_rounds_and_undoes(sheets: Sheets)
     assert status == 0
     assert "Score sheet 1: Derange Order of Eight (derange with short_rounds=true)." in text
     assert "Next: round 1, Bob deals 4 cards each." in text
-    assert "  Ann: 8H 50 + 2C 30 = 80; scores 80, total 80." in text
+    assert "  Ann: 8♥ 50 + 2♣ 30 = 80; scores 80, total 80." in text
     assert "Give Bob's cards left or their points: 0 when they had no cards left." in text
     assert "Standings: 1. Cid 0; 2. Bob 29; 3. Ann 80." in text
     assert "Refused: went out: 'zed' is not a player here; the players are Ann, Bob and Cid." in text
@@ -234,7 +235,7 @@ def test_the_plain_sheet_takes_up_an_unfinished_sheet_and_ends_the_match(sheets:
     text = out.getvalue()
     assert f"  {sheet_id}: classic with Ann, Bob; round 1 next: Bob deals 5" in text
     assert "  Bob: went out; scores 26, total 26." in text  # winner collects 10 + 10 + 1 + 5
-    assert "The match is over after 1 round(s): Bob wins." in text
+    assert "The match is over after 1 round: Bob wins." in text
     assert "'Ann' is not a choice here: undo, edit N, delete N, show, new or quit" in text
     assert "Undid the entry of round 1." in text
     assert sheets.get(sheet_id).rounds == ()
@@ -282,3 +283,36 @@ def test_names_from_earlier_sheets_complete_the_name_being_typed(sheets: Sheets)
         assert field.value == "Ann, Bea, Bob"  # Bea is already in the list
 
     run_app(app, script)
+
+
+def test_the_plain_sheet_asks_again_for_what_was_wrong_only(sheets: Sheets) -> None:
+    """Issue 29, item 8: bad players are refused before the dealer question, and a typo in one hand asks
+    for that hand again instead of sending the round back to 'who went out?'."""
+    lines = [
+        "new",
+        "derange",
+        "",  # no players: refused at once, the dealer is not asked for yet
+        "Ann,Bob,Cid",
+        "Zed",  # not a player: the dealer alone is asked for again
+        "Ann",
+        "Ann",  # round 1: Ann went out
+        "8X KS",  # a typo in Bob's hand
+        "8H KS",
+        "+5",  # a number written otherwise
+        "99999999999999999999999",  # more than the pack is worth
+        "14",
+        "quit",
+    ]
+    out = io.StringIO()
+    run_plain_sheet(sheets, io.StringIO("\n".join(lines) + "\n"), out)
+    text = out.getvalue()
+    players_asked = text.index("Players in seat order")
+    refused = text.index("Refused: players: no names given")
+    assert players_asked < refused < text.index("Who deals first?")
+    assert "Refused: dealer: 'Zed' is not a player here" in text
+    assert text.count("Players in seat order") == 2 and text.count("Who deals first?") == 2
+    assert "Refused: Bob: " in text and "Type Bob's hand again." in text
+    assert "Refused: Cid: '+5' is not points as this sheet reads them" in text
+    assert "Refused: Cid: 99999999999999999999999 points is more than the cards of the pack can be worth" in text
+    assert text.count("Round 1: who went out?") == 1
+    assert sheets.get(1).totals == (0, 70, 14)

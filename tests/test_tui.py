@@ -1004,6 +1004,51 @@ def test_new_game_screen_continues_the_saved_match(tmp_path):
     store.close()
 
 
+def test_continue_offers_every_unfinished_match_and_its_words_wrap(tmp_path):
+    """Issue 29, item 7: Continue took up only the newest unfinished match, and its words were cut at
+    the screen's edge."""
+    from textual.widgets import Select
+
+    from eights.store import Store, database_url
+
+    store = Store(database_url(str(tmp_path / "m.db")))
+    names = "Annabelle Longname"
+    older = store.start(build_config("race", players=4, bots="easy", seed=5, speed=INSTANT, names=names))
+    store.start(build_config("classic", players=4, bots="easy", seed=6, speed=INSTANT, names=names))
+    store.writer.settle()
+    app = EightsApp(defaults=older.config, store=store)
+
+    async def script(pilot: Pilot[None]) -> None:
+        await until(pilot, lambda: isinstance(app.screen, SetupScreen) and bool(app.screen.query("#continue")))
+        chooser = app.screen.query_one("#continue-match", Select)
+        assert chooser.value == 2  # the newest first
+        chooser.value = 1
+        await pilot.pause()
+        await pilot.click("#continue")
+        await until(pilot, lambda: human_turn(app))
+        session = table(app).session
+        assert session.config.rules.name == "race" and session.log is not None
+        assert session.log.where().startswith("match 1 in ")
+
+    run_app(app, script)
+    store.close()
+
+    store = Store(database_url(str(tmp_path / "one.db")))
+    store.start(build_config("race", players=4, bots="hard@20", seed=5, speed=INSTANT, names=names))
+    store.writer.settle()
+    app = EightsApp(defaults=older.config, store=store)
+
+    async def one(pilot: Pilot[None]) -> None:
+        await until(pilot, lambda: isinstance(app.screen, SetupScreen) and bool(app.screen.query("#continue")))
+        about = app.screen.query_one("#continue-about")
+        words = str(about.render())
+        assert words.endswith("0 moves in") and "hard@20" in words
+        assert about.region.right <= app.screen.region.width and about.region.height >= 2  # wrapped, not cut
+
+    run_app(app, one, size=(100, 30))
+    store.close()
+
+
 def test_q_asks_before_leaving_and_says_the_match_is_saved(tmp_path):
     from eights.store import Store, database_url
     from eights.tui.screens.dialogs import ConfirmDialog
@@ -1017,6 +1062,11 @@ def test_q_asks_before_leaving_and_says_the_match_is_saved(tmp_path):
         await until(pilot, lambda: isinstance(app.screen, ConfirmDialog))
         text = str(app.screen.query_one("#dialog-text").render())
         assert "saved (match 1 in" in text and "eights play --resume" in text
+        # Issue 29, item 15: centred and as tall as its words, like the other dialogs, not a full-height
+        # box in the top-left corner hiding the table.
+        box, screen = app.screen.query_one("#dialog").region, app.screen.region
+        assert box.height < screen.height // 2
+        assert abs(box.x - (screen.width - box.right)) <= 1 and abs(box.y - (screen.height - box.bottom)) <= 1
         await pilot.press("n")
         await until(pilot, lambda: isinstance(app.screen, TableScreen))
         assert app.is_running

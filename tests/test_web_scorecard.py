@@ -88,14 +88,15 @@ def test_a_derange_sheet_over_the_api_with_totals_worked_by_hand(client: TestCli
     # Delete round 2: round 3 moves up (Bob now dealt it: 7 cards); undo brings it back.
     deleted = write(client, "DELETE", f"{url}/rounds/2", token=token, revision=4)
     assert deleted["totals"] == [5, 50, 14] and deleted["rounds"][1]["dealer"] == "Bob"
+    assert deleted["said"].startswith("deleted round 2; round 3 is now round 2, with the dealer and cards")
     undone = write(client, "POST", f"{url}/undo", token=token, revision=5)
     assert undone["totals"] == [9, 50, 54] and undone["said"] == "undid the deletion of round 2"
     finished = write(client, "POST", f"{url}/finish", token=token, revision=6)
     assert finished["over"] and finished["finished_early"] and finished["winners"] == ["Ann"]
-    assert finished["next"] is None and finished["next_words"] == "The match was finished after 3 round(s): Ann wins."
+    assert finished["next"] is None and finished["next_words"] == "The match was finished after 3 rounds: Ann wins."
     assert client.get(url).json()["totals"] == [9, 50, 54]
     csv_text = client.get(f"{url}/sheet.csv").text
-    assert csv_text.splitlines()[-1] == "final,,,won: Ann,,9,,50,,54"
+    assert csv_text.splitlines()[-1] == "final,,,won: Ann,,,9,,,50,,,54"
 
 
 def test_the_read_only_code_cannot_change_the_sheet(client: TestClient) -> None:
@@ -171,7 +172,8 @@ def test_unknown_sheets_rules_and_players_are_one_line_each(client: TestClient) 
     )
     for body, words in [
         ({"preset": "snap", "players": ["Ann", "Bob"]}, "snap"),
-        ({"players": ["Ann"]}, "1 player(s): a sheet takes 2 to 8 players"),
+        ({"players": ["Ann"]}, "1 player given: a sheet takes 2 to 8 players"),
+        ({"players": ["Ann", "\u202eboB"]}, "invisible or control character (U+202E)"),
         ({"players": ["Ann", "ann"]}, "the name 'ann' is given twice"),
         (
             {"players": ["Ann", "Bob"], "dealer": "Cid"},
@@ -184,15 +186,17 @@ def test_unknown_sheets_rules_and_players_are_one_line_each(client: TestClient) 
         assert words in answer.json()["error"]
 
 
-def test_a_drawn_dealer_and_names_remembered_from_earlier_sheets(client: TestClient) -> None:
-    assert client.get("/api/sheets/names").json() == {"names": [], "last": []}
-    new_sheet(client, players=["Ann", "Bob"], dealer="Bob")
+def test_a_drawn_dealer(client: TestClient) -> None:
     _, _, sheet = new_sheet(client, preset="classic", players=["Cid", "bob", "Dee"], dealer=None)
     assert sheet["next"]["dealer"] in ("Cid", "bob", "Dee") and sheet["variant"] == "classic"
-    assert client.get("/api/sheets/names").json() == {
-        "names": ["Cid", "bob", "Dee", "Ann"],
-        "last": ["Cid", "bob", "Dee"],
-    }
+
+
+def test_no_route_lists_the_names_on_other_devices_sheets(client: TestClient) -> None:
+    """Issue 28, item 8: the names offered come from the sheets a browser keeps, not from the server."""
+    new_sheet(client, players=["Ann", "Bob"], dealer="Bob")
+    answer = client.get("/api/sheets/names")
+    assert answer.status_code == 404
+    assert "Ann" not in answer.text and "Bob" not in answer.text
 
 
 def test_baby_eating_counts_games_won_and_its_pack_has_the_jokers(client: TestClient) -> None:
@@ -293,3 +297,12 @@ def test_a_database_of_schema_0003_gains_the_links_and_keeps_its_sheets(tmp_path
         assert sheets.shared(code).sheet.players == ("Ann", "Bob")
     finally:
         store.close()
+
+
+def test_points_past_what_the_pack_is_worth_are_refused(client: TestClient) -> None:
+    """Issue 28, item 9: bound hand points on the sheet."""
+    code, token, sheet = new_sheet(client)
+    body = {"token": token, "revision": sheet["revision"], "out": "Ann", "left": {"Bob": 10**23, "Cid": 5}}
+    answer = client.post(f"/api/sheets/{code}/rounds", json=body)
+    assert answer.status_code == 400 and "more than the cards of the pack can be worth" in answer.json()["error"]
+    assert client.get(f"/api/sheets/{code}").json()["rounds"] == []

@@ -12,7 +12,7 @@ import time
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console
@@ -21,6 +21,7 @@ from rich.text import Text
 
 from eights.cards import CardError, parse_cards, sort_key
 from eights.cli_common import (
+    INTERRUPTED,
     OptionsOption,
     RulesOption,
     TidyHelpGroup,
@@ -29,6 +30,8 @@ from eights.cli_common import (
     fail,
     progress_bar,
     rules_headline,
+    stopped_after,
+    stopped_before_a_game,
 )
 from eights.describe import describe, heading
 from eights.engine import ActionError, Event, Game, view
@@ -36,11 +39,15 @@ from eights.engine.events import GameOver, RoundOver, RoundStarted
 from eights.record import GameRecord, RecordError
 from eights.rules import PRESETS, RulesError, RuleSet, load_preset, resolve_rules
 
+if TYPE_CHECKING:
+    from eights.simulate import Simulation
+
 app = typer.Typer(
     cls=TidyHelpGroup,
     name="eights",
-    help="Crazy Eights and its house variants: play, read the rules, score hands, watch, simulate, "
-    "run tournaments and replay games.",
+    help="Crazy Eights and its house variants: play in the terminal (play) or the browser (serve), read the "
+    "rules, score hands, watch, simulate, run tournaments, replay games, look back over saved matches (history, "
+    "stats) and keep score of games with real cards (scorecard).",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_show_locals=False,
@@ -148,9 +155,34 @@ def show_result(out: Console, game: Game, names: tuple[str, ...]) -> None:
 # ----- commands ----------------------------------------------------------------------------------
 
 
+def version_text() -> str:
+    """What ``eights --version`` prints: ``eights 0.1.0``."""
+    from importlib.metadata import version
+
+    return f"eights {version('eights')}"
+
+
+def _print_version(given: bool) -> None:
+    if given:
+        typer.echo(version_text())
+        raise typer.Exit()
+
+
+@app.callback()
+def eights(
+    version: Annotated[
+        bool,
+        typer.Option("--version", callback=_print_version, is_eager=True, help="Print the version of eights and exit."),
+    ] = False,
+) -> None:
+    """Crazy Eights and its house variants."""
+
+
 @app.command("rules")
 def rules_command(
-    preset: Annotated[str | None, typer.Argument(help="The preset to explain; omit it to list the presets.")] = None,
+    preset: Annotated[
+        str | None, typer.Argument(metavar="PRESET", help="The preset to explain; omit it to list the presets.")
+    ] = None,
     option: OptionsOption = None,
     rules_file: RulesOption = None,
     save: Annotated[
@@ -179,8 +211,12 @@ def rules_command(
         if save is not None:
             save.write_text(rules.to_toml(base=preset, file=str(save)), encoding="utf-8")
     out.print(Text(heading(rules), style="bold"))
-    if option:
-        out.print(Text(f"With options: {', '.join(option)}"))
+    base, changes = rules.changes(preset)
+    if rules_file is not None:
+        changed = f"changes from {base}: {', '.join(changes)}" if changes else f"the {base} preset as it stands"
+        out.print(Text(f"House rules from {rules_file}: {changed}."))
+    elif changes:
+        out.print(Text(f"Changed from {base} by the options: {', '.join(changes)}."))
     for section in describe(rules):
         out.print()
         out.print(Text(section.title, style="bold underline"))
@@ -264,27 +300,41 @@ def simulate_command(
     from eights.simulate import simulate
 
     out = console()
-    with clear_errors():
-        if games < 1:
-            raise UsageError(f"games: {games}; play at least 1")
-        rules = resolve_rules(variant, rules_file, option)
-        seats = seat_count(rules, players)
-        with progress_bar(f"{rules.name}, {seats} players", games, show=not as_json) as on_game:
-            result = simulate(rules, seats, games, seed, options=option, save_dir=save_dir, on_game=on_game)
+    try:
+        with clear_errors():
+            if games < 1:
+                raise UsageError(f"games: {games}; play at least 1")
+            rules = resolve_rules(variant, rules_file, option)
+            seats = seat_count(rules, players)
+            # The bar is on standard error, so it shows with --json too.
+            with progress_bar(f"{rules.name}, {seats} players", games) as on_game:
+                result = simulate(rules, seats, games, seed, options=option, save_dir=save_dir, on_game=on_game)
+    except KeyboardInterrupt:
+        stopped_before_a_game()
+    if result.stopped_of is not None:
+        stopped_after(result.games, games)
     if as_json:
         data = result.to_dict()
         data["rules_file"] = str(rules_file) if rules_file is not None else None
         data["changes"] = rules.changes()[1]
         typer.echo(json.dumps(data))
-        return
-    headline = f"{rules_headline(rules, rules_file)}: {count(games, 'game')}, {seats} players, seed {seed}"
-    out.print(Text(headline, style="bold"))
+    elif result.games:
+        show_simulation(out, result, rules_headline(rules, rules_file), save_dir)
+    if result.stopped_of is not None:
+        raise typer.Exit(INTERRUPTED)
+
+
+def show_simulation(out: Console, result: Simulation, headline: str, save_dir: Path | None) -> None:
+    """A batch's table of wins per seat, its rounds, actions and speed."""
+    games = result.games
+    asked = f"{games} of {count(result.stopped_of, 'game')}" if result.stopped_of is not None else count(games, "game")
+    out.print(Text(f"{headline}: {asked}, {result.players} players, seed {result.seed}", style="bold"))
     table = Table(show_edge=False, box=None, padding=(0, 2))
     table.add_column("Seat")
     table.add_column("Wins", justify="right")
     table.add_column("Share", justify="right")
     table.add_column("Outright", justify="right")
-    for seat in range(seats):
+    for seat in range(result.players):
         wins = result.wins[seat]
         table.add_row(str(seat), f"{wins:g}", f"{100 * wins / games:.1f}%", str(result.outright_wins[seat]))
     out.print(table)
@@ -353,6 +403,7 @@ def watch_command(
         str,
         typer.Option(
             "--bots",
+            "-b",
             metavar="LEVELS",
             help="The computer players, comma-separated: one level fills every seat, or one per seat "
             "(easy, normal, hard, expert; hard@500, expert@2s take a budget).",

@@ -6,18 +6,23 @@ so those modules cannot import from it; all three import from here.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+import inspect
+import re
+import sys
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
-from typer.core import TyperGroup
+from typer.core import TyperArgument, TyperGroup, TyperOption
 
 from eights.rules import PRESETS, RuleSet
 
 #: The exit status of a command refused for bad input.
 USAGE_ERROR = 2
+#: The exit status of a command stopped by Ctrl-C (128 + SIGINT, as shells report it).
+INTERRUPTED = 130
 
 
 def fail(message: str) -> NoReturn:
@@ -26,9 +31,24 @@ def fail(message: str) -> NoReturn:
     raise typer.Exit(USAGE_ERROR)
 
 
+def stopped_after(played: int, asked: int) -> None:
+    """Say on standard error that Ctrl-C stopped a batch: ``Stopped after 12 of 40 games.``
+
+    The caller prints what the finished games give, then exits with ``INTERRUPTED``.
+    """
+    typer.echo(f"Stopped after {played} of {count(asked, 'game')}.", err=True)
+
+
+def stopped_before_a_game() -> NoReturn:
+    """Ctrl-C before a batch began: one word on standard error, exit status 130."""
+    typer.echo("Stopped.", err=True)
+    raise typer.Exit(INTERRUPTED)
+
+
 if TYPE_CHECKING:
     from rich.console import Console
     from rich.progress import Task
+    from rich.table import Table
     from rich.text import Text
 
 
@@ -82,12 +102,12 @@ def rules_headline(rules: RuleSet, rules_file: Path | str | None = None) -> str:
 
 
 class TidyHelpGroup(TyperGroup):
-    """The ``eights`` command group: every command's help shows no value after a flag.
+    """The ``eights`` command group: help that reads cleanly, and usage errors in one line.
 
-    Typer's rich help panel prints a parameter's type after every option, flags
-    included (``--json <bool>``, ``--help <bool>``), though a flag takes no value.
-    Each command is tidied as it is looked up (its own ``--help`` included), so the
-    commands other modules register are tidied too.
+    Each command is tidied (``tidy_help``) as it is looked up (its own ``--help`` included), so the
+    commands other modules register are tidied too. A command line that click itself refuses (an
+    unknown command or option, a value of the wrong type) ends, like every other bad input, with one
+    line on standard error and exit status 2, instead of a framed usage box.
     """
 
     def get_command(self, ctx: Any, cmd_name: str) -> Any:
@@ -100,9 +120,57 @@ class TidyHelpGroup(TyperGroup):
         tidy_help(self, ctx)
         super().format_help(ctx, formatter)
 
+    def main(
+        self,
+        args: Sequence[str] | None = None,
+        prog_name: str | None = None,
+        complete_var: str | None = None,
+        standalone_mode: bool = True,
+        windows_expand_args: bool = True,
+        **extra: Any,
+    ) -> Any:
+        if not standalone_mode:
+            return super().main(args, prog_name, complete_var, False, windows_expand_args, **extra)
+        try:
+            code = super().main(args, prog_name, complete_var, False, windows_expand_args, **extra)
+        except typer.TyperException as exc:  # click's own errors (Typer carries click within)
+            message = plain_words(exc.format_message() if hasattr(exc, "format_message") else str(exc))
+            if message:  # (none after the help that a bare `eights` prints)
+                context = getattr(exc, "ctx", None)
+                where = f" (see `{context.command_path} --help`)" if context is not None else ""
+                typer.echo(f"eights: error: {message}{where}", err=True)
+            sys.exit(getattr(exc, "exit_code", USAGE_ERROR))
+        except typer.Abort:
+            typer.echo("Stopped.", err=True)
+            sys.exit(INTERRUPTED)
+        sys.exit(code if isinstance(code, int) else 0)
+
+
+#: What the type checks under Typer say, in the player's words.
+_TYPE_WORDS = (
+    (re.compile(r"Input should be a valid integer.*"), "give a whole number"),
+    (re.compile(r"Input should be a valid number.*"), "give a number"),
+    (re.compile(r"Input should be a valid boolean.*"), "give true or false"),
+)
+
+
+def plain_words(message: str) -> str:
+    """A usage error's message with a type check's words (``Input should be a valid integer, unable to parse
+    string as an integer``) put plainly (``give a whole number``)."""
+    for pattern, words in _TYPE_WORDS:
+        message = pattern.sub(words, message)
+    return message
+
 
 def tidy_help(command: Any, ctx: Any) -> None:
-    """Give every flag of ``command`` (and of its subcommands) an empty metavar: nothing after it in help."""
+    """Make the help of ``command`` (and of its subcommands) read as one style.
+
+    - A flag shows nothing after it (Typer's rich help would print ``--json <bool>``).
+    - An argument shows no Python type (``ID <int>``, ``CARD <list[str]>``): its metavar says it.
+    - A default is said in the help's own words, ``(default 100)``, as most options already say it,
+      never also as ``[default: 100]``.
+    - A paragraph's lines are joined, so that help does not break lines in mid-sentence.
+    """
     if getattr(command, "_tidy_help", False):
         return
     params = list(getattr(command, "params", ()))
@@ -112,9 +180,55 @@ def tidy_help(command: Any, ctx: Any) -> None:
     for param in params:
         if getattr(param, "is_flag", False) and getattr(param, "metavar", None) is None:
             param.metavar = ""
+        if isinstance(param, TyperArgument):
+            param.display_type_rich = _no_type  # type: ignore[method-assign]
+        if isinstance(param, TyperOption) and not param.is_flag and param.show_default:
+            if param.default is not None and "default" not in (param.help or ""):
+                param.help = f"{param.help} (default {_default_words(param.default)})"
+            param.show_default = False
+        if getattr(param, "help", None):
+            param.help = joined(param.help)
+    if getattr(command, "help", None):
+        command.help = joined(command.help)
+    if getattr(command, "short_help", None):
+        command.short_help = joined(command.short_help)
     for sub in getattr(command, "commands", {}).values():
         tidy_help(sub, ctx)
     command._tidy_help = True
+
+
+def _no_type(ctx: Any) -> None:
+    """What an argument shows for its type in help: nothing (its metavar names it)."""
+    return None
+
+
+def _default_words(value: object) -> str:
+    if isinstance(value, list | tuple):
+        return ",".join(str(v) for v in value)
+    return str(value)
+
+
+def joined(text: str) -> str:
+    """``text`` with each paragraph's lines joined into one (paragraphs stay apart)."""
+    paragraphs = inspect.cleandoc(text).split("\n\n")
+    return "\n\n".join(" ".join(line.strip() for line in paragraph.splitlines()) for paragraph in paragraphs)
+
+
+# ----- tables that fit -----------------------------------------------------------------------
+
+
+def fit_words(table: Table) -> Table:
+    """``table`` with no word cut: each column is at least as wide as the longest word in it.
+
+    Rich shrinks a table to the console (80 columns in a pipe) by wrapping cells at spaces and, where a
+    word is wider than its column, cutting it short with an ellipsis (``compute…``, ``Points/…``). With
+    every column at least as wide as its longest word, only the wrapping at spaces is left.
+    """
+    for column in table.columns:
+        texts = [column.header, *column.cells]
+        words = (word for text in texts for word in str(getattr(text, "plain", text)).split())
+        column.min_width = max((len(word) for word in words), default=0)
+    return table
 
 
 # ----- the progress bar -----------------------------------------------------------------------

@@ -13,11 +13,11 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from eights.cli_common import fail
+from eights.cli_common import fail, fit_words
 from eights.engine import Event
 from eights.engine.events import RoundOver, RoundStarted
 from eights.record import RecordError
-from eights.store import ENV_VAR, MatchSummary, Store, StoreError, database_url
+from eights.store import ENV_VAR, MatchSummary, Store, StoreError, database_file, database_url
 
 DbOption = Annotated[
     str | None,
@@ -31,10 +31,24 @@ DbOption = Annotated[
 JsonOption = Annotated[bool, typer.Option("--json", help="Print one JSON object instead of text.")]
 
 
-def open_store(db: str | None) -> Store:
-    """The match store the options name, opened; a problem ends the command with one line."""
+def open_store(db: str | None, reading: bool = False) -> Store:
+    """The match store the options name, opened; a problem ends the command with one line.
+
+    A command that only ``reading`` creates nothing: a SQLite file that is not there is refused in one
+    line when ``--db`` named it (a mistyped path), and read as an empty store (in memory) when it is
+    the standing one (``$EIGHTS_DATABASE_URL`` or the default), which the first saved match makes.
+    """
     try:
-        return Store(database_url(db))
+        url = database_url(db)
+        path = database_file(url)
+        if reading and path is not None and not path.exists():
+            if db is not None:
+                fail(
+                    f"there is no database at {path}: nothing has been saved there; check the path, "
+                    "or leave out --db for your own"
+                )
+            url = url.set(database=":memory:")
+        return Store(url)
     except StoreError as exc:
         fail(str(exc))
 
@@ -66,7 +80,7 @@ def history_command(
     """List the saved matches, newest first: date, rules, players, result and rounds."""
     if ctx.invoked_subcommand is not None:
         return
-    store = open_store(db)
+    store = open_store(db, reading=True)
     try:
         matches = store.matches(limit)
     except StoreError as exc:
@@ -80,9 +94,11 @@ def history_command(
     if not matches:
         out.print(f"No saved matches yet in {store.label}. Play one with `eights play`.")
         return
-    table = Table(show_edge=False, box=None, padding=(0, 2), header_style="bold")
+    table = Table(show_edge=False, box=None, padding=(0, 1), header_style="bold")
     for column in ("ID", "Started", "Rules", "Players", "Result", "Rounds"):
-        table.add_column(column, justify="right" if column in ("ID", "Rounds") else "left")
+        # The date over the time and a narrow result leave the players' names the room.
+        narrow = {"Started": 10, "Result": 18}.get(column)
+        table.add_column(column, justify="right" if column in ("ID", "Rounds") else "left", max_width=narrow)
     for match in matches:
         table.add_row(
             str(match.id),
@@ -92,14 +108,14 @@ def history_command(
             match.result_text,
             str(match.rounds),
         )
-    out.print(table)
+    out.print(fit_words(table))
     out.print(f"{len(matches)} match{'es' if len(matches) != 1 else ''} in {store.label}.")
-    out.print("Show one with `eights history show ID`; take up an unfinished one with `eights play --resume`.")
+    out.print("Show one with `eights history show ID`; take up an unfinished one with `eights play --resume ID`.")
 
 
 @history_app.command("show")
 def show_command(
-    match_id: Annotated[int, typer.Argument(metavar="ID", help="The match's number, as `eights history` lists it.")],
+    match_text: Annotated[str, typer.Argument(metavar="ID", help="The match's number, as `eights history` lists it.")],
     export: Annotated[
         Path | None,
         typer.Option("--export", metavar="FILE", help="Save the match's record (JSON), as `eights replay` reads it."),
@@ -108,7 +124,10 @@ def show_command(
     db: DbOption = None,
 ) -> None:
     """Tell one saved match round by round: the deal, who went out, points and totals."""
-    store = open_store(db)
+    if not (match_text.isascii() and match_text.isdigit()):
+        fail(f"ID: {match_text!r} is not a match's number; `eights history` lists the saved matches with theirs")
+    match_id = int(match_text)
+    store = open_store(db, reading=True)
     try:
         summary = store.summary(match_id)
         record = store.record(match_id)
@@ -190,7 +209,7 @@ def _print_match(out: Console, summary: MatchSummary, rounds: list[dict[str, obj
 def stats_command(as_json: JsonOption = False, db: DbOption = None) -> None:
     """Per person and per computer level, over finished matches: matches, wins, win rate, average points
     per round, best and worst match."""
-    store = open_store(db)
+    store = open_store(db, reading=True)
     try:
         stats = store.stats()
     except StoreError as exc:
@@ -204,8 +223,8 @@ def stats_command(as_json: JsonOption = False, db: DbOption = None) -> None:
     if not stats:
         out.print(f"No finished matches yet in {store.label}. Play one with `eights play`.")
         return
-    table = Table(show_edge=False, box=None, padding=(0, 2), header_style="bold")
-    for column in ("Player", "Matches", "Wins", "Win rate", "Points/round", "Best match", "Worst match"):
+    table = Table(show_edge=False, box=None, padding=(0, 1), header_style="bold")
+    for column in ("Player", "Matches", "Wins", "Win rate", "Points per round", "Best match", "Worst match"):
         table.add_column(column, justify="left" if column == "Player" else "right")
     for entry in stats:
         who = entry.who if entry.kind == "person" else f"computer: {entry.who}"
@@ -219,5 +238,5 @@ def stats_command(as_json: JsonOption = False, db: DbOption = None) -> None:
             "-" if entry.best is None else f"#{entry.best[0]}: {entry.best[1]}",
             "-" if entry.worst is None else f"#{entry.worst[0]}: {entry.worst[1]}",
         )
-    out.print(table)
+    out.print(fit_words(table))
     out.print("Points per round as the rules count them; best and worst by final total, match number first.")

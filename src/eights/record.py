@@ -11,6 +11,7 @@ from typing import Any
 
 from eights.cards import Card, CardError, parse_cards
 from eights.engine import ActionError, Game, IllegalAction, parse_action
+from eights.names import BadName, clean_name
 from eights.rules import RulesError, RuleSet
 
 FORMAT = "eights-record/1"
@@ -106,6 +107,14 @@ class GameRecord:
             except CardError as exc:
                 raise RecordError(f"the record's deck: {exc}") from None
         names = _texts(data, "names", "the players' names") if data.get("names") is not None else []
+        if names and len(names) != players:
+            raise RecordError(
+                f"names: {len(names)} names for {players} players; give one name per seat, or none (an empty list)"
+            )
+        try:
+            names = [clean_name(name) for name in names]
+        except BadName as exc:
+            raise RecordError(f"the record's {exc}") from None
         result = data.get("result")
         winners = totals = None
         if result is not None:

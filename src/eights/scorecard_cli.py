@@ -26,7 +26,7 @@ from rich.table import Table
 from rich.text import Text
 
 from eights.cards import CardError
-from eights.cli_common import OptionsOption, RulesOption, VariantOption, fail, rules_headline
+from eights.cli_common import OptionsOption, RulesOption, VariantOption, fail, fit_words, rules_headline
 from eights.history import DbOption, JsonOption, console, open_store
 from eights.rules import RulesError, resolve_rules
 from eights.scorecard import (
@@ -36,6 +36,7 @@ from eights.scorecard import (
     Sheet,
     SheetError,
     next_words,
+    parse_points,
     scored_words,
     sheet_json,
     standings_words,
@@ -105,8 +106,10 @@ def _given_db(ctx: typer.Context, db: str | None) -> str | None:
 
 
 @contextmanager
-def _sheets(ctx: typer.Context, db: str | None) -> Iterator[Sheets]:
-    store = open_store(_given_db(ctx, db))
+def _sheets(ctx: typer.Context, db: str | None, reading: bool = False) -> Iterator[Sheets]:
+    """The sheets in the store the options name; ``reading`` (every command but ``new``: the others
+    read or change a sheet that must be there already) creates no database (see ``open_store``)."""
+    store = open_store(_given_db(ctx, db), reading)
     try:
         with _clear_errors():
             yield Sheets(store)
@@ -149,13 +152,13 @@ def read_round(
             if flag == "--cards":
                 left[name] = value
                 continue
-            try:
-                left[name] = int(value.strip())
-            except ValueError:
+            worth = parse_points(value)
+            if worth is None:
                 raise SheetError(
-                    f"--points {item}: {value.strip()!r} is not a whole number; give the value of {name}'s cards "
-                    f"left, like --points {name}=35, or the cards themselves with --cards {name}=8H,2C"
-                ) from None
+                    f"--points {item}: {value!r} is not a whole number in the digits 0-9; give the value of "
+                    f"{name}'s cards left, like --points {name}=35, or the cards themselves with --cards {name}=8H,2C"
+                )
+            left[name] = worth
     return out, left
 
 
@@ -171,7 +174,9 @@ def print_round(out: Console, sheet: Sheet, result: RoundResult, head: str) -> N
     dealt = f"{players[result.dealer]} dealt {result.hand_size} {cards}"
     out.print(Text(f"{head} {result.number} ({dealt}): {how}.", "bold"))
     for seat, name in enumerate(players):
-        out.print(f"  {name}: {sheet.breakdown_text(result.number, name)}; {scored_words(sheet, result, seat)}.")
+        out.print(
+            f"  {name}: {sheet.breakdown_text(result.number, name, pretty=True)}; {scored_words(sheet, result, seat)}."
+        )
 
 
 def print_sheet(out: Console, sheet_id: int, sheet: Sheet) -> None:
@@ -302,7 +307,7 @@ def new_command(
 
 
 def _change(ctx: typer.Context, db: str | None, sheet_id: str, make: Callable[[Sheet], T]) -> tuple[Sheet, T]:
-    with _sheets(ctx, db) as sheets:
+    with _sheets(ctx, db, reading=True) as sheets:
         return sheets.change(sheets.number(sheet_id), make)
 
 
@@ -312,8 +317,9 @@ def round_number(sheet: Sheet, text: str) -> int:
     :raises RoundNumberError: for text that is no number, naming the rounds entered.
     """
     clean = text.strip()
-    if clean.isascii() and clean.isdigit():
-        return int(clean)
+    number = parse_points(clean)
+    if number is not None and number >= 0:
+        return number
     count = len(sheet.rounds)
     valid = (
         "no round has been entered yet"
@@ -367,10 +373,9 @@ def edit_command(
 @scorecard_app.command("delete")
 def delete_command(ctx: typer.Context, sheet_id: SheetId, number: RoundNumber, db: DbOption = None) -> None:
     """Remove a round; the rounds after it move up one, and every total after it follows."""
-    sheet, _ = _change(ctx, db, sheet_id, lambda s: s.delete_round(round_number(s, number)))
+    sheet, said = _change(ctx, db, sheet_id, lambda s: s.delete_round(round_number(s, number)))
     screen = console()
-    moved = " (the rounds after it moved up one)" if round_number(sheet, number) <= len(sheet.rounds) else ""
-    screen.print(f"Deleted round {number}{moved}. {totals_words(sheet)}")
+    screen.print(f"{said[:1].upper()}{said[1:]}. {totals_words(sheet)}")
     screen.print(next_words(sheet))
 
 
@@ -395,7 +400,7 @@ def finish_command(ctx: typer.Context, sheet_id: SheetId, db: DbOption = None) -
 @scorecard_app.command("show")
 def show_command(ctx: typer.Context, sheet_id: SheetId, as_json: JsonOption = False, db: DbOption = None) -> None:
     """The whole sheet: each round, its points and the running totals, the standings and what is next."""
-    with _sheets(ctx, db) as sheets:
+    with _sheets(ctx, db, reading=True) as sheets:
         number = sheets.number(sheet_id)
         sheet = sheets.get(number)
     if as_json:
@@ -424,7 +429,7 @@ def share_command(
     if not url.startswith(("http://", "https://")):
         fail(f"--url {url!r} is not a web address; give one like http://localhost:8000 or http://192.168.1.20:8000")
     base = url.rstrip("/")
-    with _sheets(ctx, db) as sheets:
+    with _sheets(ctx, db, reading=True) as sheets:
         number = sheets.number(sheet_id)
         code, token = sheets.share(number)
     screen = console()
@@ -443,7 +448,7 @@ def list_command(
     db: DbOption = None,
 ) -> None:
     """The saved score sheets, the most recently changed first."""
-    with _sheets(ctx, db) as sheets:
+    with _sheets(ctx, db, reading=True) as sheets:
         summaries = sheets.list(limit)
         where = sheets.store.label
     if as_json:
@@ -459,9 +464,11 @@ def list_command(
 
 
 def _list_table(summaries: list[SheetSummary]) -> Table:
-    table = Table(show_edge=False, box=None, padding=(0, 2), header_style="bold")
+    table = Table(show_edge=False, box=None, padding=(0, 1), header_style="bold")
     for column in ("ID", "Changed", "Rules", "Players", "Rounds", "Totals", "State"):
-        table.add_column(column, justify="right" if column in ("ID", "Rounds") else "left")
+        # The date over the time leaves the players' names the room.
+        narrow = 10 if column == "Changed" else None
+        table.add_column(column, justify="right" if column in ("ID", "Rounds") else "left", max_width=narrow)
     for summary in summaries:
         totals = ", ".join(str(t) for t in summary.totals) if summary.rounds else "-"
         table.add_row(
@@ -473,13 +480,13 @@ def _list_table(summaries: list[SheetSummary]) -> Table:
             totals,
             summary.state_text,
         )
-    return table
+    return fit_words(table)
 
 
 @scorecard_app.command("stats")
 def stats_command(ctx: typer.Context, as_json: JsonOption = False, db: DbOption = None) -> None:
     """Per player across the score sheets: sheets played, finished, won, and average points per round."""
-    with _sheets(ctx, db) as sheets:
+    with _sheets(ctx, db, reading=True) as sheets:
         stats = sheets.stats()
         where = sheets.store.label
     if as_json:
@@ -497,8 +504,8 @@ def stats_command(ctx: typer.Context, as_json: JsonOption = False, db: DbOption 
 
 
 def _stats_table(stats: list[SheetPlayerStats]) -> Table:
-    table = Table(show_edge=False, box=None, padding=(0, 2), header_style="bold")
-    for column in ("Player", "Sheets", "Finished", "Won", "Rounds", "Points/round"):
+    table = Table(show_edge=False, box=None, padding=(0, 1), header_style="bold")
+    for column in ("Player", "Sheets", "Finished", "Won", "Rounds", "Points per round"):
         table.add_column(column, justify="left" if column == "Player" else "right")
     for entry in stats:
         per_round = entry.points_per_round
@@ -510,7 +517,7 @@ def _stats_table(stats: list[SheetPlayerStats]) -> Table:
             str(entry.rounds),
             "-" if per_round is None else f"{per_round:.1f}",
         )
-    return table
+    return fit_words(table)
 
 
 @scorecard_app.command("export")
@@ -530,7 +537,7 @@ def export_command(
     """Save a sheet as CSV (for a spreadsheet) or JSON."""
     if csv_file is None and json_file is None:
         fail("export: say what to write: --csv FILE, --json FILE, or both (- for standard output)")
-    with _sheets(ctx, db) as sheets:
+    with _sheets(ctx, db, reading=True) as sheets:
         number = sheets.number(sheet_id)
         sheet = sheets.get(number)
     written = []

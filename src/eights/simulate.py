@@ -119,6 +119,8 @@ class Simulation:
     capped_rounds: int = 0
     seconds: float = 0.0
     saved: list[str] = field(default_factory=list)
+    #: The games asked for, when Ctrl-C stopped the batch after ``games`` of them (``None``: not stopped).
+    stopped_of: int | None = None
 
     @property
     def games_per_second(self) -> float:
@@ -146,6 +148,7 @@ class Simulation:
             "seconds": round(self.seconds, 4),
             "games_per_second": round(self.games_per_second, 1),
             "actions_per_second": round(self.actions_per_second, 1),
+            **({"stopped_of": self.stopped_of} if self.stopped_of is not None else {}),
         }
 
 
@@ -163,7 +166,8 @@ def simulate(
 
     ``save_dir`` saves each game's record as ``game-00001.json`` ...
     (those games keep their log, which is slower); ``on_game(index)`` is called
-    after each game (for a progress bar).
+    after each game (for a progress bar). Ctrl-C stops the batch: the result then totals
+    the games finished, ``games`` of ``stopped_of``.
 
     :raises RulesError: when the players cannot play these rules.
     """
@@ -182,27 +186,41 @@ def simulate(
     )
     width = max(5, len(str(games)))
     start = time.perf_counter()
-    for index in range(games):
-        stats = play_game(rules, players, game_seed(seed, index), log=folder is not None)
-        share = 1.0 / len(stats.winners)
-        for seat in stats.winners:
-            result.wins[seat] += share
-        if len(stats.winners) == 1:
-            result.outright_wins[stats.winners[0]] += 1
-        else:
-            result.shared_games += 1
-        result.rounds += stats.rounds
-        result.actions += stats.actions
-        result.blocked_rounds += stats.blocked_rounds
-        result.capped_rounds += stats.capped_rounds
-        if folder is not None:
-            path = folder / f"game-{index + 1:0{width}d}.json"
-            GameRecord.of(stats.game).save(path)
-            result.saved.append(str(path))
-        if on_game is not None:
-            on_game(index)
+    played = 0
+    try:
+        for index in range(games):
+            _play_into(result, rules, players, game_seed(seed, index), folder, index, width)
+            played = index + 1
+            if on_game is not None:
+                on_game(index)
+    except KeyboardInterrupt:
+        # The game under way is dropped; the totals are the finished games'.
+        result.stopped_of = games
+        result.games = played
     result.seconds = time.perf_counter() - start
     return result
+
+
+def _play_into(
+    result: Simulation, rules: RuleSet, players: int, seed: int, folder: Path | None, index: int, width: int
+) -> None:
+    """Play one game of the batch and add it to ``result`` (saving its record into ``folder``)."""
+    stats = play_game(rules, players, seed, log=folder is not None)
+    share = 1.0 / len(stats.winners)
+    for seat in stats.winners:
+        result.wins[seat] += share
+    if len(stats.winners) == 1:
+        result.outright_wins[stats.winners[0]] += 1
+    else:
+        result.shared_games += 1
+    result.rounds += stats.rounds
+    result.actions += stats.actions
+    result.blocked_rounds += stats.blocked_rounds
+    result.capped_rounds += stats.capped_rounds
+    if folder is not None:
+        path = folder / f"game-{index + 1:0{width}d}.json"
+        GameRecord.of(stats.game).save(path)
+        result.saved.append(str(path))
 
 
 __all__ = ["GameStats", "Simulation", "bot_seed", "game_seed", "play_game", "simulate"]

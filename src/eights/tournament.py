@@ -24,9 +24,11 @@ from __future__ import annotations
 
 import json
 import math
+import multiprocessing
+import signal
 import time
-from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Annotated, Any
 
@@ -35,7 +37,18 @@ import typer
 from eights.bots import LEVELS, Bot, make_bot
 from eights.bots.spec import BotSpecError
 from eights.bots.spec import parse_bot as parse_spec
-from eights.cli_common import OptionsOption, RulesOption, VariantOption, count, fail, progress_bar, rules_headline
+from eights.cli_common import (
+    INTERRUPTED,
+    OptionsOption,
+    RulesOption,
+    VariantOption,
+    count,
+    fail,
+    progress_bar,
+    rules_headline,
+    stopped_after,
+    stopped_before_a_game,
+)
 from eights.engine import Game, view
 from eights.rules import RulesError, RuleSet, resolve_rules
 from eights.simulate import bot_seed, game_seed
@@ -151,6 +164,12 @@ def _play_task(args: tuple[RuleSet, int, list[str], int, int]) -> GameResult:
     return play_one(*args)
 
 
+def _ignore_interrupts() -> None:
+    """A worker leaves Ctrl-C to the parent, which stops the run and ends the workers itself
+    (otherwise every worker prints a ``KeyboardInterrupt`` traceback and the pool hangs)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 # ----- statistics ----------------------------------------------------------------------------
 
 
@@ -248,9 +267,16 @@ class TournamentResult:
     bots: list[BotResult]
     seconds: float = 0.0
     results: list[GameResult] = field(default_factory=list)
+    #: Stopped by Ctrl-C: ``results`` holds the games finished by then, fewer than ``games``.
+    stopped: bool = False
+
+    @property
+    def played(self) -> int:
+        """The games finished (``games`` unless stopped)."""
+        return len(self.results)
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        data: dict[str, Any] = {
             "variant": self.variant,
             "players": self.players,
             "games": self.games,
@@ -259,6 +285,9 @@ class TournamentResult:
             "seconds": round(self.seconds, 3),
             "bots": [b.to_dict() for b in self.bots],
         }
+        if self.stopped:
+            data["stopped_after"] = self.played
+        return data
 
 
 def tally(names: list[str], players: int, results: list[GameResult]) -> list[BotResult]:
@@ -325,21 +354,19 @@ def run_tournament(
     specs = [b.strip().lower() for b in bots]
     start = time.perf_counter()
     results: list[GameResult] = []
-    if jobs == 1:
-        for index in range(games):
-            result = play_one(rules, players, specs, index, seed)
-            results.append(result)
-            if on_game is not None:
-                on_game(result)
-    else:
-        with ProcessPoolExecutor(max_workers=min(jobs, games)) as pool:
-            futures = [pool.submit(_play_task, (rules, players, specs, index, seed)) for index in range(games)]
-            for future in as_completed(futures):
-                result = future.result()
+    stopped = False
+    try:
+        if jobs == 1:
+            for index in range(games):
+                result = play_one(rules, players, specs, index, seed)
                 results.append(result)
                 if on_game is not None:
                     on_game(result)
-        results.sort(key=lambda r: r.index)
+        else:
+            _play_in_workers(rules, players, specs, games, seed, jobs, results, on_game)
+    except KeyboardInterrupt:
+        stopped = True
+    results.sort(key=lambda r: r.index)
     return TournamentResult(
         variant=rules.name,
         players=players,
@@ -349,7 +376,56 @@ def run_tournament(
         bots=tally(entrant_names(specs), players, results),
         seconds=time.perf_counter() - start,
         results=results,
+        stopped=stopped,
     )
+
+
+def _play_in_workers(
+    rules: RuleSet,
+    players: int,
+    specs: list[str],
+    games: int,
+    seed: int,
+    jobs: int,
+    results: list[GameResult],
+    on_game: Callable[[GameResult], None] | None,
+) -> None:
+    """Play the games in ``jobs`` worker processes, appending each result as it comes.
+
+    On Ctrl-C (``KeyboardInterrupt`` in this process) the workers are ended at once, mid-game,
+    and the interrupt goes on to the caller with the finished games in ``results``; the
+    workers themselves ignore Ctrl-C, so a terminal's interrupt to the whole process group
+    reaches this process alone.
+    """
+    tasks = [(rules, players, specs, index, seed) for index in range(games)]
+    pool = multiprocessing.Pool(min(jobs, games), initializer=_ignore_interrupts)
+    try:
+        for result in pool.imap_unordered(_play_task, tasks):
+            results.append(result)
+            if on_game is not None:
+                on_game(result)
+    except BaseException:
+        # A second Ctrl-C while the workers are ended would leave them running.
+        with _interrupts_held():
+            pool.terminate()
+            pool.join()
+        raise
+    pool.close()
+    pool.join()
+
+
+@contextmanager
+def _interrupts_held() -> Iterator[None]:
+    """Ctrl-C ignored for the duration (only the main thread can set a handler; elsewhere nothing changes)."""
+    try:
+        previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    except ValueError:
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 # ----- the command ----------------------------------------------------------------------------
@@ -413,35 +489,41 @@ def tournament_command(
             else min(max(per * len(specs), 2 * per, rules.min_players), rules.max_players)
         )
         description = f"{rules.name}, {seats} players: {', '.join(specs)}"
-        with progress_bar(description, games, show=not as_json) as on_game:
+        # The bar is on standard error, so it shows with --json too.
+        with progress_bar(description, games) as on_game:
             result = run_tournament(rules, seats, specs, games, seed, jobs, option, on_game=on_game)
     except (RulesError, TournamentError) as exc:
         fail(str(exc))
-        return
     except OSError as exc:
         fail(f"file error: {exc.filename + ': ' if exc.filename else ''}{exc.strerror or exc}")
-        return
+    except KeyboardInterrupt:
+        stopped_before_a_game()
+    if result.stopped:
+        stopped_after(result.played, games)
     if as_json:
         typer.echo(json.dumps(result.to_dict()))
-        return
-    headline = f"{rules_headline(rules, rules_file)}: {count(games, 'game')}, {seats} players, seed {seed}"
-    out.print(Text(headline, style="bold"))
-    table = Table(show_edge=False, box=None, padding=(0, 2))
-    for column in ("Bot", "Games", "Wins", "Win rate", "95% interval", "Mean score", "Elo"):
-        table.add_column(column, justify="left" if column == "Bot" else "right")
-    for b in sorted(result.bots, key=lambda b: -b.elo):
-        low, high = b.interval
-        table.add_row(
-            b.name,
-            str(b.games),
-            f"{b.wins:g}",
-            f"{100 * b.win_rate:.1f}%",
-            f"{100 * low:.1f}-{100 * high:.1f}%",
-            f"{b.mean_score:.1f}",
-            f"{b.elo:.0f}",
-        )
-    out.print(table)
-    out.print(f"Time: {result.seconds:.1f} s.")
+    elif result.played:
+        played = count(games, "game") if not result.stopped else f"{result.played} of {count(games, 'game')}"
+        headline = f"{rules_headline(rules, rules_file)}: {played}, {seats} players, seed {seed}"
+        out.print(Text(headline, style="bold"))
+        table = Table(show_edge=False, box=None, padding=(0, 2))
+        for column in ("Bot", "Games", "Wins", "Win rate", "95% interval", "Mean score", "Elo"):
+            table.add_column(column, justify="left" if column == "Bot" else "right")
+        for b in sorted(result.bots, key=lambda b: -b.elo):
+            low, high = b.interval
+            table.add_row(
+                b.name,
+                str(b.games),
+                f"{b.wins:g}",
+                f"{100 * b.win_rate:.1f}%",
+                f"{100 * low:.1f}-{100 * high:.1f}%",
+                f"{b.mean_score:.1f}",
+                f"{b.elo:.0f}",
+            )
+        out.print(table)
+        out.print(f"Time: {result.seconds:.1f} s.")
+    if result.stopped:
+        raise typer.Exit(INTERRUPTED)
 
 
 __all__ = [

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import difflib
 import json
+import re
 import reprlib
 import tomllib
 from dataclasses import dataclass, field, fields
@@ -361,12 +362,12 @@ class RuleSet:
         data = self.to_dict()
         for given, text in options.items():
             key = given.strip().lower().replace("-", "_")
-            if key not in _FIELDS:
+            if key not in _FIELDS or key in NOT_OPTIONS:
                 raise RulesError(
                     f"unknown option {given.strip()!r}{_did_you_mean(key, option_names())}; "
                     f"valid options: {', '.join(option_names())}"
                 )
-            if key in ("effects", "score_values", "seats", "notes", "shown_options"):
+            if key in TABLE_FIELDS:
                 raise RulesError(f"{key} is a table: change it in a rules file (see `eights rules --save`)")
             data[key] = _option_value(key, text)
         return RuleSet.from_dict(data)
@@ -597,9 +598,16 @@ def _unknown_rule(key: str) -> str:
     return f"unknown rule {key!r}{_did_you_mean(key, _FIELDS)}; valid rules: {', '.join(_FIELDS)}"
 
 
+#: Fields that are no rule of play: what the rule set is called and where it comes from, and the safety
+#: cap on a round's length. A rules file may set them; ``--option`` may not (an option changes a rule).
+NOT_OPTIONS = ("name", "title", "source", "max_actions")
+#: Fields that are tables: a rules file changes them, not ``--option``.
+TABLE_FIELDS = ("effects", "score_values", "seats", "notes", "shown_options")
+
+
 def option_names() -> list[str]:
-    """The fields that ``--option KEY=VALUE`` may set."""
-    return [name for name in _FIELDS if name not in ("effects", "score_values", "seats", "notes", "shown_options")]
+    """The fields that ``--option KEY=VALUE`` may set: the rules of play."""
+    return [name for name in _FIELDS if name not in TABLE_FIELDS and name not in NOT_OPTIONS]
 
 
 def parse_option_list(options: list[str]) -> dict[str, str]:
@@ -616,6 +624,10 @@ def parse_option_list(options: list[str]) -> dict[str, str]:
     return result
 
 
+#: A whole number as an option gives it.
+_WHOLE = re.compile(r"-?[0-9]+")
+
+
 def _option_value(key: str, text: str) -> Any:
     kind = _TYPES[key]
     if kind == "bool":
@@ -628,17 +640,16 @@ def _option_value(key: str, text: str) -> Any:
     if kind == "int":
         if key == "packs" and text.lower() == "auto":
             return 0
-        try:
-            return int(text)
-        except ValueError:
-            raise RulesError(f"option {key}: {text!r} is not a whole number") from None
+        # The digits 0-9 alone: int() would also read "+5", "1_000" and other scripts' digits.
+        if not _WHOLE.fullmatch(text):
+            raise RulesError(f"option {key}: {text!r} is not a whole number in the digits 0-9 (like 7)")
+        return int(text)
     if kind.startswith("tuple"):
         items = [item.strip() for item in text.strip("[]").replace(";", ",").split(",") if item.strip()]
         if "int" in kind:
-            try:
-                return [int(item) for item in items]
-            except ValueError:
-                raise RulesError(f"option {key}: {text!r} is not a list of whole numbers (like 8,6,4)") from None
+            if not all(_WHOLE.fullmatch(item) for item in items):
+                raise RulesError(f"option {key}: {text!r} is not a list of whole numbers (like 8,6,4)")
+            return [int(item) for item in items]
         return [item.strip("\"'") for item in items]
     return text
 

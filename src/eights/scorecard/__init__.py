@@ -8,7 +8,7 @@ A sheet is its setup plus its round entries, stored with ``to_dict`` and loaded 
 ``from_dict``. Standard library only; nothing here reads or writes files.
 """
 
-from eights.scorecard.entry import Left, LeftInput, RoundEntry, left_from_text
+from eights.scorecard.entry import Left, LeftInput, RoundEntry, left_from_text, parse_points, read_hand
 from eights.scorecard.errors import HandError, MatchOverError, PlayerError, RoundNumberError, SheetError
 from eights.scorecard.export import (
     next_words,
@@ -40,6 +40,8 @@ __all__ = [
     "Standing",
     "left_from_text",
     "next_words",
+    "parse_points",
+    "read_hand",
     "scored_words",
     "sheet_json",
     "standings_words",

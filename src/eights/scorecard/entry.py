@@ -3,12 +3,13 @@ own functions (``eights.match.round_points``), never a second table of card valu
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from eights.cards import Card, CardError, format_cards
+from eights.cards import Card, CardError
 from eights.match import round_points
 from eights.scorecard.errors import HandError
 from eights.scorecard.setup import Setup, player_list
@@ -46,9 +47,11 @@ class Scored:
     winners: tuple[int, ...]
 
 
-def read_entry(setup: Setup, out: str | None, left: Mapping[str, LeftInput] | None) -> RoundEntry:
+def read_entry(setup: Setup, out: str | None, left: Mapping[str, LeftInput] | None, stored: bool = False) -> RoundEntry:
     """Check a round as entered: ``out`` names the player who went out (None: blocked), ``left``
-    maps every other player to their points or their cards left.
+    maps every other player to their points or their cards left. ``stored`` reads a round saved
+    before, under the checks of its day: the bounds added since (``_within_the_pack``) are not applied,
+    so an old sheet stays readable.
 
     :raises PlayerError: for a name that is no player's.
     :raises HandError: for an impossible entry, naming the problem and the valid choices.
@@ -65,8 +68,54 @@ def read_entry(setup: Setup, out: str | None, left: Mapping[str, LeftInput] | No
             raise HandError(f"{setup.players[seat]} is entered twice: give each player's points or cards once")
         given[seat] = _read_left(setup, setup.players[seat], value)
     entry = RoundEntry(out_seat, tuple(given.get(seat) for seat in range(setup.count)))
-    check_entry(setup, entry)
+    check_entry(setup, entry, stored)
     return entry
+
+
+def read_hand(setup: Setup, name: str, value: LeftInput) -> Left:
+    """One player's hand as entered, checked alone (the checks of the whole round come after):
+    points that are a whole number from 0 to what the pack can be worth, where the rules keep points;
+    or cards of the pack, no more of them than the hands can hold.
+
+    :raises HandError: naming the player, the problem and what is allowed.
+    """
+    left = _read_left(setup, name, value)
+    if isinstance(left, int) and left < 0:
+        raise HandError(f"{name}: {left} points is negative; give 0 or more (the value of the cards left in hand)")
+    _within_the_pack(setup, name, left)
+    return left
+
+
+def _within_the_pack(setup: Setup, name: str, left: Left) -> None:
+    """Points only where the rules keep them, and no more than the pack can be worth; no more cards
+    than the hands can hold."""
+    if isinstance(left, int):
+        if not setup.keeps_points:
+            raise HandError(
+                f"{name}: {setup.rules.name} keeps no points, so give the cards left (or nothing), not {left} points"
+            )
+        if left < 0:
+            raise HandError(f"{name}: {left} points is negative; give 0 or more (the value of the cards left in hand)")
+        if left > setup.most_points:
+            raise HandError(
+                f"{name}: {left} points is more than the cards of the pack can be worth in hands "
+                f"({setup.most_points}); give 0 to {setup.most_points}"
+            )
+    elif len(left) > setup.cards_in_hands:
+        raise HandError(
+            f"{name}: {len(left)} cards is more than the hands can hold ({setup.cards_in_hands}: the pack "
+            "but the discard pile's card)"
+        )
+
+
+#: What reads as a number written some other way than the digits 0-9 alone: ``+5``, ``1_000``, ``٣``.
+_NUMBER_LIKE = re.compile(r"[+\-]?[\d_ ]*\d[\d_ ]*")
+
+
+def parse_points(text: str) -> int | None:
+    """Points written with the digits 0-9 alone (a leading minus is read, to be refused as negative);
+    None for anything else, ``+5``, ``1_000``, ``" 5"`` and other scripts' digits included."""
+    return int(text) if re.fullmatch(r"-?[0-9]+", text) else None
 
 
 def _read_left(setup: Setup, name: str, value: object) -> Left:
@@ -75,6 +124,11 @@ def _read_left(setup: Setup, name: str, value: object) -> Left:
     if isinstance(value, int):
         return value
     if isinstance(value, str):
+        if _NUMBER_LIKE.fullmatch(value.strip()) and parse_points(value.strip()) is None:
+            raise HandError(
+                f"{name}: {value!r} is not points as this sheet reads them; "
+                "write them with the digits 0-9 alone, like 35"
+            )
         value = value.replace(",", " ").split()
     if isinstance(value, Sequence):
         cards: list[Card] = []
@@ -93,17 +147,16 @@ def _read_left(setup: Setup, name: str, value: object) -> Left:
 
 
 def left_from_text(text: str) -> LeftInput:
-    """What a person typed for a player's hand: a whole number is points (``35``, ``-3`` to be refused
-    as negative), anything else cards (``8H 2C``, ``8H,2C``; nothing at all: no cards left)."""
+    """What a person typed for a player's hand: a whole number in the digits 0-9 is points (``35``,
+    ``-3`` to be refused as negative), anything else cards (``8H 2C``, ``8H,2C``; nothing at all: no
+    cards left), or a number written otherwise (``+5``), refused when it is read."""
     clean = text.strip()
-    digits = clean[1:] if clean[:1] in "+-" else clean
-    if digits.isascii() and digits.isdigit():
-        return int(clean)
-    return clean
+    points = parse_points(clean)
+    return clean if points is None else points
 
 
-def check_entry(setup: Setup, entry: RoundEntry) -> None:
-    """Refuse an entry that cannot have happened under the rules.
+def check_entry(setup: Setup, entry: RoundEntry, stored: bool = False) -> None:
+    """Refuse an entry that cannot have happened under the rules (``stored``: see ``read_entry``).
 
     :raises HandError: naming the player, the problem and what is allowed.
     """
@@ -136,7 +189,29 @@ def check_entry(setup: Setup, entry: RoundEntry) -> None:
                 f"a blocked round of {setup.rules.name} goes to the fewest cards (D5): give the cards left "
                 f"of {player_list(counted)}, not points"
             )
+    if not stored:
+        for seat, value in enumerate(entry.left):
+            if value is not None:
+                _within_the_pack(setup, players[seat], value)
     _check_cards(setup, entry)
+    if stored:
+        return
+    cards = sum(len(value) for value in entry.left if isinstance(value, tuple))
+    if cards > setup.cards_in_hands:
+        raise HandError(
+            f"{cards} cards are entered, more than the hands can hold together ({setup.cards_in_hands}: the pack "
+            "but the discard pile's card)"
+        )
+    worth = sum(
+        value if isinstance(value, int) else sum(setup.values[c] for c in value)
+        for value in entry.left
+        if value is not None
+    )
+    if setup.keeps_points and worth > setup.most_points:
+        raise HandError(
+            f"the hands entered are worth {worth} points together, more than the pack can be worth in hands "
+            f"({setup.most_points}); check the points"
+        )
 
 
 def _check_cards(setup: Setup, entry: RoundEntry) -> None:
@@ -232,13 +307,13 @@ def entry_from_dict(setup: Setup, data: object) -> RoundEntry:
         raise HandError(f"a round's 'out': {out!r} is not a player's name or null")
     if not isinstance(left, Mapping):
         raise HandError(f"a round's 'left': {left!r} is not an object of names to points or cards")
-    return read_entry(setup, out, left)
+    return read_entry(setup, out, left, stored=True)
 
 
 def describe_left(value: Left | None) -> str:
-    """``12`` or ``8H KS`` or ``-``."""
+    """``12`` or ``8♥ K♠`` or ``-``, for people."""
     if value is None:
         return "-"
     if isinstance(value, int):
         return str(value)
-    return format_cards(value) or "no cards"
+    return " ".join(card.pretty() for card in value) or "no cards"

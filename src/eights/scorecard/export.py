@@ -7,37 +7,50 @@ import csv
 import io
 from typing import Any
 
-from eights.scorecard.setup import player_list
+from eights.scorecard.setup import count_words, player_list
 from eights.scorecard.sheet import RoundResult, Sheet, describe_entry
+
+#: What a spreadsheet takes for the start of a formula (or, for tab and carriage return, hides one behind).
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def safe_cell(text: str) -> str:
+    """A cell a spreadsheet shows as text: one that would start a formula (a name like ``=HYPERLINK(...)``)
+    gets a leading apostrophe, which spreadsheets read as "this is text" and do not show."""
+    if text.startswith(FORMULA_STARTS) and not text.lstrip("-").isdigit():
+        return "'" + text
+    return text
 
 
 def to_csv(sheet: Sheet) -> str:
     """A header, one row per round (the dealer, the cards dealt, who went out, and each player's
-    points and running total), then a row of the final totals.
+    cards left where they were entered, points and running total), then a row of the final totals.
 
     In a sheet that keeps no points the columns are each player's games won: 1 for the round's
-    winners, and the running count.
+    winners, and the running count. Every cell that a spreadsheet would run as a formula is written
+    as text (``safe_cell``).
     """
     players = sheet.players
     each, running = ("won", "games won") if not sheet.keeps_points else ("points", "total")
     header = ["round", "dealer", "cards", "out"]
     for name in players:
-        header += [f"{name} {each}", f"{name} {running}"]
+        header += [f"{name} cards left", f"{name} {each}", f"{name} {running}"]
     rows = [header]
     for result in sheet.rounds:
         out = "blocked" if result.out is None else players[result.out]
         row = [str(result.number), players[result.dealer], str(result.hand_size), out]
-        for seat in range(len(players)):
-            row += [str(result.points[seat]), str(result.totals[seat])]
+        for seat, left in enumerate(result.entry.left):
+            cards = "" if left is None or isinstance(left, int) else " ".join(str(card) for card in left)
+            row += [cards, str(result.points[seat]), str(result.totals[seat])]
         rows.append(row)
     label = "final" if sheet.over else "so far"
     won = "won: " + player_list(list(sheet.winners)) if sheet.over else ""
     last = [label, "", "", won]
     for total in sheet.totals:
-        last += ["", str(total)]
+        last += ["", "", str(total)]
     rows.append(last)
     buffer = io.StringIO()
-    csv.writer(buffer, lineterminator="\n").writerows(rows)
+    csv.writer(buffer, lineterminator="\n").writerows([[safe_cell(cell) for cell in row] for row in rows])
     return buffer.getvalue()
 
 
@@ -52,7 +65,8 @@ def to_text(sheet: Sheet) -> str:
     lines.append("standings: " + "; ".join(f"{s.place}. {s.name} {s.total}" for s in sheet.standings()))
     if sheet.over:
         early = " (finished early)" if sheet.finished_early else ""
-        lines.append(f"winner(s): {player_list(list(sheet.winners))}{early}")
+        label = "winner" if len(sheet.winners) == 1 else "winners"
+        lines.append(f"{label}: {player_list(list(sheet.winners))}{early}")
     else:
         lines.append(f"next: round {sheet.next_round}, {sheet.dealer} deals {sheet.hand_size}")
     return "\n".join(lines) + "\n"
@@ -64,7 +78,7 @@ def next_words(sheet: Sheet) -> str:
         winners = player_list(list(sheet.winners))
         how = "was finished" if sheet.finished_early else "is over"
         verb = "win" if len(sheet.winners) > 1 else "wins"
-        return f"The match {how} after {len(sheet.rounds)} round(s): {winners} {verb}."
+        return f"The match {how} after {count_words(len(sheet.rounds), 'round')}: {winners} {verb}."
     cards = "card" if sheet.hand_size == 1 else "cards"
     return f"Next: round {sheet.next_round}, {sheet.dealer} deals {sheet.hand_size} {cards} each."
 

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from eights.cards import Card
+from eights.names import BadName, clean_name, find_same, same_name
 from eights.rules import RulesError, RuleSet
 from eights.scorecard.errors import PlayerError, SheetError
 
@@ -26,26 +27,46 @@ def player_list(names: Sequence[str]) -> str:
     return ", ".join(names[:-1]) + " and " + names[-1]
 
 
-def read_names(players: Sequence[str]) -> tuple[str, ...]:
-    """The players' names, stripped, checked for count, emptiness and duplicates.
+def read_names(players: Sequence[str], stored: bool = False) -> tuple[str, ...]:
+    """The players' names under the one rule for names (``eights.names``), checked for count, emptiness
+    and names that would be taken for one another.
+
+    ``stored`` reads a sheet saved before: its names were accepted then and are kept as they are
+    (collapsed white space aside), so a sheet stays readable when the rule for new names grows stricter.
 
     :raises PlayerError: naming the problem and what is allowed.
     """
     if isinstance(players, str) or not isinstance(players, Sequence):
         raise PlayerError(f"players: give a list of {MIN_PLAYERS} to {MAX_PLAYERS} names, like ['Ann', 'Bob']")
+    given = [name for name in players if not isinstance(name, str) or name.strip()]
+    if not given:
+        raise PlayerError(f"players: no names given; give {MIN_PLAYERS} to {MAX_PLAYERS} names, like Ann,Bob")
     count = len(players)
     if not MIN_PLAYERS <= count <= MAX_PLAYERS:
-        raise PlayerError(f"{count} player(s): a sheet takes {MIN_PLAYERS} to {MAX_PLAYERS} players")
+        raise PlayerError(f"{count_words(count, 'player')} given: a sheet takes {MIN_PLAYERS} to {MAX_PLAYERS} players")
     names: list[str] = []
     for seat, name in enumerate(players, 1):
         if not isinstance(name, str) or not name.strip():
             raise PlayerError(f"player {seat} has an empty name: give every player a name of at least one letter")
-        clean = " ".join(name.split())
-        for other in names:
-            if other.casefold() == clean.casefold():
-                raise PlayerError(f"the name {clean!r} is given twice: give every player a different name")
+        try:
+            clean = " ".join(name.split()) if stored else clean_name(name)
+        except BadName as exc:
+            raise PlayerError(f"player {seat}: {exc}") from None
+        other = find_same(clean, names)
+        if other is not None:
+            twice = (
+                f"the name {clean!r} is given twice"
+                if other.casefold() == clean.casefold()
+                else f"{clean!r} looks like {other!r}"
+            )
+            raise PlayerError(f"{twice}: give every player a different name")
         names.append(clean)
     return tuple(names)
+
+
+def count_words(n: int, word: str) -> str:
+    """``1 player``, ``2 players``."""
+    return f"{n} {word if n == 1 else word + 's'}"
 
 
 @dataclass(frozen=True)
@@ -70,15 +91,17 @@ class Setup:
         players: Sequence[str],
         dealer: str | None = None,
         rng: random.Random | int | None = None,
+        stored: bool = False,
     ) -> Setup:
         """A checked setup; the first dealer named, or drawn with ``rng`` (a ``random.Random`` or a seed).
 
         :raises SheetError: for a bad player count or name, players the rules cannot seat,
-            an unknown dealer, or neither a dealer nor a way to draw one.
+            an unknown dealer, or neither a dealer nor a way to draw one. ``stored`` reads the names
+            of a saved sheet (see ``read_names``).
         """
         if not isinstance(rules, RuleSet):
             raise SheetError("rules: give a rule set (a preset like load_preset('derange'), or house rules)")
-        names = read_names(players)
+        names = read_names(players, stored)
         try:
             rules.check_players(len(names))
         except RulesError as exc:
@@ -143,6 +166,18 @@ class Setup:
     def seat(self, name: str, what: str = "player") -> int:
         return seat_of(self.players, name, what)
 
+    @property
+    def cards_in_hands(self) -> int:
+        """The most cards the hands can hold together: the whole pack but the discard pile's card."""
+        return sum(self.pack.values()) - 1
+
+    @property
+    def most_points(self) -> int:
+        """The most points the hands left can be worth together: the whole pack's value less its
+        cheapest card, which at least lies on the discard pile."""
+        worth = [self.values[card] for card, copies in self.pack.items() for _ in range(copies)]
+        return sum(worth) - min(worth)
+
     def without_jokers(self) -> bool:
         return not any(card.is_joker for card in self.pack)
 
@@ -156,7 +191,7 @@ def seat_of(players: Sequence[str], name: object, what: str = "player") -> int:
         clean = " ".join(name.split())
         if clean in players:
             return players.index(clean)
-        matches = [seat for seat, other in enumerate(players) if other.casefold() == clean.casefold()]
+        matches = [seat for seat, other in enumerate(players) if same_name(other, clean)]
         if len(matches) == 1:
             return matches[0]
     raise PlayerError(f"{what}: {name!r} is not a player here; the players are {player_list(list(players))}")

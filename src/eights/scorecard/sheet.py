@@ -28,7 +28,7 @@ from eights.scorecard.entry import (
     score_entry,
 )
 from eights.scorecard.errors import MatchOverError, RoundNumberError, SheetError
-from eights.scorecard.setup import Setup, player_list
+from eights.scorecard.setup import Setup, count_words, player_list
 
 #: The version of ``Sheet.to_dict``'s layout.
 FORMAT = 1
@@ -209,9 +209,11 @@ class Sheet:
         result = self.result(number)
         return breakdown(self.setup, result.entry.left[self.setup.seat(player)])
 
-    def breakdown_text(self, number: int, player: str) -> str:
+    def breakdown_text(self, number: int, player: str, pretty: bool = False) -> str:
         """``8H 50 + KS 10 = 60``; ``12 points`` where points were entered; ``went out``. Where no
-        points are kept (the cards left only settle a blocked round): ``2 cards: 8H KS``."""
+        points are kept (the cards left only settle a blocked round): ``2 cards: 8H KS``. ``pretty``
+        writes the cards with their suit symbols, as people read them (``8♥ 50 + K♠ 10 = 60``); the web
+        page takes the notation and draws the symbols itself."""
         seat = self.setup.seat(player)
         result = self.result(number)
         if result.entry.out == seat:
@@ -221,10 +223,10 @@ class Sheet:
             return "-" if result.entry.left[seat] is None else f"{result.worth[seat]} points"
         if not self.keeps_points:
             held = f"{len(cards)} card{'' if len(cards) == 1 else 's'}"
-            return f"{held}: {' '.join(str(card) for card, _ in cards)}" if cards else "no cards"
+            return f"{held}: {' '.join(_card_text(card, pretty) for card, _ in cards)}" if cards else "no cards"
         if not cards:
             return "no cards = 0"
-        return " + ".join(f"{card} {value}" for card, value in cards) + f" = {result.worth[seat]}"
+        return " + ".join(f"{_card_text(card, pretty)} {value}" for card, value in cards) + f" = {result.worth[seat]}"
 
     def describe_scoring(self) -> str:
         """How this sheet counts and when the match ends, in one line."""
@@ -274,15 +276,31 @@ class Sheet:
         self._commit(rounds, self._finished, _Change("edit", index, self._rounds[index]))
         return self._results[index]
 
-    def delete_round(self, number: int) -> None:
+    def delete_round(self, number: int) -> str:
         """Remove round ``number``: the rounds after it move up one (each keeps its entry; the dealer
         and hand size follow the new round numbers) and every total after it follows.
 
+        :returns: what changed, in words: the round deleted, and the rounds that moved up with the
+            dealer and cards dealt that they take from their new place.
         :raises RoundNumberError: for a round that does not exist.
         """
         index = self._index(number)
         rounds = self._rounds[:index] + self._rounds[index + 1 :]
         self._commit(rounds, self._finished, _Change("delete", index, self._rounds[index]))
+        return self._moved_words(number)
+
+    def _moved_words(self, number: int) -> str:
+        """``deleted round 1; round 2 is now round 1, with the dealer and cards of its place: Ann deals 8``."""
+        moved = self._results[number - 1 :]
+        if not moved:
+            return f"deleted round {number}"
+        first, last = moved[0].number, moved[-1].number
+        if first == last:
+            now = f"round {first + 1} is now round {first}, with the dealer and cards of its place"
+        else:
+            now = f"rounds {first + 1}-{last + 1} are now {first}-{last}, with the dealers and cards of their places"
+        dealt = "; ".join(f"round {r.number}: {self.players[r.dealer]} deals {r.hand_size}" for r in moved)
+        return f"deleted round {number}; {now} ({dealt})"
 
     def finish(self) -> None:
         """End the match now (finish early); the winners are decided on the totals so far,
@@ -291,7 +309,9 @@ class Sheet:
         :raises MatchOverError: when the match is already over or no round has been entered.
         """
         if self.over:
-            raise MatchOverError(self._over_message())
+            winners = player_list(list(self.winners))
+            how = "was already finished" if self.finished_early else "is already over"
+            raise MatchOverError(f"the match {how}, won by {winners}: there is nothing to finish")
         if not self._rounds:
             raise MatchOverError("no round has been entered yet: enter at least one round before finishing")
         self._commit(self._rounds, True, _Change("finish"))
@@ -370,7 +390,7 @@ class Sheet:
         players = data["players"]
         if not isinstance(players, list):
             raise SheetError("the stored sheet's players must be a list of names")
-        sheet = cls(Setup.create(rules, players, dealer=data["first_dealer"]))
+        sheet = cls(Setup.create(rules, players, dealer=data["first_dealer"], stored=True))
         rounds, history = data["rounds"], data["undo"]
         if not isinstance(rounds, list) or not isinstance(history, list):
             raise SheetError("the stored sheet's rounds and undo must be lists")
@@ -406,7 +426,7 @@ class Sheet:
     __hash__ = None  # type: ignore[assignment]
 
     def __repr__(self) -> str:
-        return f"<Sheet {self.rules.name} {player_list(list(self.players))}: {len(self._rounds)} round(s)>"
+        return f"<Sheet {self.rules.name} {player_list(list(self.players))}: {count_words(len(self._rounds), 'round')}>"
 
     # ----- the rebuild ----------------------------------------------------------------
 
@@ -427,8 +447,10 @@ class Sheet:
         for index, entry in enumerate(rounds):
             if results and self._ended_by_rules(results):
                 raise MatchOverError(
-                    f"with this change the match ends after round {index}, but {len(rounds) - index} more "
-                    f"round(s) follow: delete them first, or change the round differently"
+                    f"with this change the match ends after round {index}, but "
+                    f"{count_words(len(rounds) - index, 'more round')} "
+                    f"{'follows' if len(rounds) - index == 1 else 'follow'}: delete them first, "
+                    "or change the round differently"
                 )
             scored = score_entry(setup, entry)
             totals = [t + p for t, p in zip(totals, scored.points, strict=True)]
@@ -473,7 +495,12 @@ class Sheet:
     def _over_message(self) -> str:
         winners = player_list(list(self.winners))
         how = "was finished early" if self.finished_early else "is over"
-        return f"the match {how} after {len(self._rounds)} round(s), won by {winners}: no more rounds can be entered"
+        rounds = count_words(len(self._rounds), "round")
+        return f"the match {how} after {rounds}, won by {winners}: no more rounds can be entered"
+
+
+def _card_text(card: Card, pretty: bool) -> str:
+    return card.pretty() if pretty else str(card)
 
 
 def describe_entry(sheet: Sheet, result: RoundResult) -> str:

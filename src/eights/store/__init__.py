@@ -6,7 +6,16 @@ applied, ``Store.resume(id)`` plays a saved match's actions again to take it up 
 stopped.
 """
 
-from eights.store.db import ENV_VAR, StoreError, database_url, default_path
+from eights.store.db import ENV_VAR, StoreError, database_file, database_url, default_path
 from eights.store.matches import MatchSummary, PlayerStats, Store
 
-__all__ = ["ENV_VAR", "MatchSummary", "PlayerStats", "Store", "StoreError", "database_url", "default_path"]
+__all__ = [
+    "ENV_VAR",
+    "MatchSummary",
+    "PlayerStats",
+    "Store",
+    "StoreError",
+    "database_file",
+    "database_url",
+    "default_path",
+]

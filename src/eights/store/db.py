@@ -67,6 +67,13 @@ def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
+def database_file(url: URL) -> Path | None:
+    """The file of a SQLite database on disk (``None`` for an in-memory one, a URI or another kind)."""
+    if url.get_backend_name() != "sqlite" or not url.database or url.database == ":memory:":
+        return None
+    return None if url.query.get("uri") == "true" else Path(url.database)
+
+
 def label(url: URL) -> str:
     """The database for people: the file of a SQLite database, else the URL without its password."""
     if url.get_backend_name() == "sqlite":
@@ -80,9 +87,13 @@ def make_engine(url: URL) -> Engine:
     :raises StoreError: when the driver is missing or the folder cannot be made.
     """
     sqlite = url.get_backend_name() == "sqlite"
-    uri = url.query.get("uri") == "true"  # sqlite's own "file:PATH?mode=ro" form: the path is inside
-    if sqlite and url.database and url.database != ":memory:" and not uri:
-        folder = Path(url.database).parent
+    path = database_file(url)  # None for sqlite's own "file:PATH?mode=ro" form: the path is inside
+    if path is not None:
+        if path.is_dir():
+            raise StoreError(
+                f"the database {path} is a folder, not a file; give a file in it, like --db {path / 'eights.db'}"
+            )
+        folder = path.parent
         try:
             folder.mkdir(parents=True, exist_ok=True)
         except OSError as exc:

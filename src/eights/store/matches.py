@@ -71,7 +71,7 @@ class MatchSummary:
     @property
     def result_text(self) -> str:
         if not self.finished:
-            return f"unfinished, after {self.actions} actions"
+            return f"unfinished, after {self.actions} action{'' if self.actions == 1 else 's'}"
         who = " and ".join(self.names[s] for s in self.winners)
         return f"{who} won" + (" (shared)" if len(self.winners) > 1 else "")
 
@@ -404,15 +404,22 @@ class Store:
         match_id = self.last_unfinished()
         return None if match_id is None else self.resume(match_id)
 
-    def unfinished_words(self) -> str | None:
-        """The last unfinished match in a few words, for a "Continue" choice; None when there is none."""
-        match_id = self.last_unfinished()
-        if match_id is None:
-            return None
-        summary = self.summary(match_id)
-        who = ", ".join(summary.seat_label(s) for s in range(len(summary.names)))
-        when = summary.started_at.astimezone().strftime("%d %b %H:%M")
-        return f"{summary.rules_text} with {who}, started {when}, {summary.actions} moves in"
+    def unfinished_words(self, limit: int = 9) -> list[tuple[int, str]]:
+        """The unfinished matches, newest first (at most ``limit``), each with its number and a few words,
+        for the choice "Continue" offers: ``match 3: race with You, Ada (easy), started 26 Nov 10:54, 12 moves in``.
+        """
+        with translated(self.url), self._session() as db:
+            ids = db.scalars(
+                select(Match.id).where(Match.status == "playing").order_by(Match.id.desc()).limit(limit)
+            ).all()
+        found = []
+        for match_id in ids:
+            summary = self.summary(match_id)
+            who = ", ".join(summary.seat_label(s) for s in range(len(summary.names)))
+            when = summary.started_at.astimezone().strftime("%d %b %H:%M")
+            moves = f"{summary.actions} move{'' if summary.actions == 1 else 's'} in"
+            found.append((match_id, f"match {match_id}: {summary.rules_text} with {who}, started {when}, {moves}"))
+        return found
 
     def abandon(self, match_id: int) -> None:
         """Forget a match (its actions and rounds too)."""

@@ -18,6 +18,7 @@ from typing import Any, Protocol
 from eights.bots import LEVELS, Bot, Hint, make_bot
 from eights.bots.spec import BotSpecError, parse_bot
 from eights.engine import Action, ActionError, Event, Game, IllegalAction, View, parse_action, view
+from eights.names import BadName, clean_name, find_same
 from eights.rules import RulesError, RuleSet, resolve_rules
 from eights.simulate import bot_seed
 
@@ -50,10 +51,6 @@ BOT_NAMES = (
 YOU = "You"
 
 
-#: The longest name a person may take.
-NAME_LENGTH = 24
-
-
 class UsageError(ValueError):
     """A command line or setup that asks for something impossible."""
 
@@ -63,18 +60,14 @@ class RestoreError(ValueError):
 
 
 def check_name(name: str) -> str:
-    """A person's name, trimmed: 1 to 24 printable characters.
+    """A person's name under the one rule for names (``eights.names.clean_name``).
 
     :raises UsageError: naming what is wrong with it.
     """
-    name = " ".join(name.split())
-    if not name:
-        raise UsageError("name: give a name of at least one letter")
-    if len(name) > NAME_LENGTH:
-        raise UsageError(f"name: {name[:NAME_LENGTH]!r}... is too long; give at most {NAME_LENGTH} characters")
-    if not name.isprintable():
-        raise UsageError(f"name: {name!r} holds a character that cannot be shown")
-    return name
+    try:
+        return clean_name(name)
+    except BadName as exc:
+        raise UsageError(str(exc)) from None
 
 
 def check_seat(who: str) -> str:
@@ -116,12 +109,11 @@ class PlayConfig:
         """Seat names: the people's names as given, else ``You`` for a lone person and ``Player 1``... in
         hot-seat; a first name for each computer (never one a person took)."""
         humans = self.humans
-        taken = {name.lower() for name in self.people}
         names = []
         for seat, who in enumerate(self.seats):
             if who != HUMAN:
                 free = (BOT_NAMES[(seat + i) % len(BOT_NAMES)] for i in range(len(BOT_NAMES)))
-                names.append(next(name for name in free if name.lower() not in taken))
+                names.append(next(name for name in free if find_same(name, self.people) is None))
                 continue
             index = humans.index(seat)
             if index < len(self.people):
@@ -196,11 +188,12 @@ def parse_names(text: str) -> tuple[str, ...]:
     :raises UsageError: naming the bad or repeated name.
     """
     names = tuple(check_name(item) for item in text.split(","))
-    seen: set[str] = set()
-    for name in names:
-        if name.lower() in seen:
+    for index, name in enumerate(names):
+        other = find_same(name, names[:index])
+        if other is not None and other.casefold() == name.casefold():
             raise UsageError(f"name: {name!r} is given twice; every person needs a name of their own")
-        seen.add(name.lower())
+        if other is not None:
+            raise UsageError(f"name: {name!r} looks like {other!r}; every person needs a name of their own")
     return names
 
 

@@ -42,6 +42,7 @@ def play_command(
         str | None,
         typer.Option(
             "--bots",
+            "-b",
             metavar="LEVELS",
             help=f"Computer players for the other seats, comma-separated ({', '.join(LEVELS)}; a search level "
             "takes a budget: hard@500 deals a move, expert@2s seconds); one fills them all.",
@@ -78,19 +79,34 @@ def play_command(
     ] = False,
     resume: Annotated[
         bool,
-        typer.Option("--resume", help="Take up the last unfinished match where it stopped."),
+        typer.Option(
+            "--resume",
+            help="Take up an unfinished match where it stopped: the last one, or match ID (`eights history` "
+            "lists them).",
+        ),
     ] = False,
+    match_text: Annotated[
+        str | None,
+        typer.Argument(metavar="[ID]", help="With --resume: the unfinished match to take up (default: the last)."),
+    ] = None,
     db: DbOption = None,
 ) -> None:
     """Play Crazy Eights against computer players (or friends, taking turns) in the terminal.
 
     With no preset, rules, players or bots given, a new-game screen asks for them (prefilled with
     the last game's settings). Every match is saved as it is played: `--resume` takes up the last
-    unfinished one.
+    unfinished one, `--resume ID` any one.
     """
     given = any(x is not None for x in (variant, rules_file, players, bots, humans, seed)) or bool(option)
     if resume and (given or names is not None):
         fail("--resume takes up a saved match as it was: give no rules, players, bots, names or seed with it")
+    match_id = None
+    if match_text is not None:
+        if not resume:
+            fail(f"{match_text!r}: a match's number goes with --resume, like `eights play --resume {match_text}`")
+        if not (match_text.isascii() and match_text.isdigit()):
+            fail(f"--resume {match_text!r}: give a match's number; `eights history` lists the unfinished ones")
+        match_id = int(match_text)
     if not plain and not at_a_terminal():
         typer.echo("eights: standard input or output is not a terminal: playing in plain text (--plain).", err=True)
         plain = True
@@ -98,7 +114,7 @@ def play_command(
     try:
         session = None
         if resume:
-            session = store.resume_last()
+            session = store.resume_last() if match_id is None else store.resume(match_id)
             if session is None:
                 raise UsageError("there is no unfinished match to take up; start one with `eights play`")
             config = session.config

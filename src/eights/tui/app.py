@@ -13,6 +13,7 @@ from textual.app import App
 from textual.binding import Binding, BindingType
 
 from eights.engine import Game
+from eights.store import StoreError
 from eights.table import PlayConfig, Session
 from eights.tui.screens.setup import SetupScreen
 from eights.tui.screens.table import TableScreen
@@ -60,7 +61,7 @@ class EightsApp(App[None]):
             self._first_game = None
 
     def setup_screen(self, defaults: PlayConfig | None) -> SetupScreen:
-        unfinished = self.store.unfinished_words() if self.store is not None else None
+        unfinished = self.store.unfinished_words() if self.store is not None else []
         return SetupScreen(defaults, unfinished)
 
     def new_session(self, config: PlayConfig, game: Game | None = None) -> Session:
@@ -81,10 +82,13 @@ class EightsApp(App[None]):
     def on_setup_screen_continue(self, message: SetupScreen.Continue) -> None:
         if self.store is None:
             return
-        session = self.store.resume_last()
-        if session is not None:
-            self.config = self.defaults = session.config
-            self.switch_screen(TableScreen(session))
+        try:
+            session = self.store.resume(message.match_id)
+        except StoreError as exc:
+            self.notify(str(exc), severity="error")
+            return
+        self.config = self.defaults = session.config
+        self.switch_screen(TableScreen(session))
 
     def on_table_screen_match_ended(self, message: TableScreen.MatchEnded) -> None:
         """The match-end screen closed: play again, set up a new game, or quit."""

@@ -21,6 +21,7 @@ from eights.scorecard import (
     SheetError,
     left_from_text,
     next_words,
+    read_hand,
     scored_words,
     standings_words,
     to_text,
@@ -101,7 +102,7 @@ class PlainSheet:
                 raise EndOfInput
             if answer.lower() in ("new", "n", ""):
                 return self.new_sheet()
-            if answer.isdigit():
+            if answer.isascii() and answer.isdigit():
                 try:
                     self.sheets.get(int(answer))
                 except StoreError as exc:
@@ -136,9 +137,20 @@ class PlainSheet:
             if answer.lower() in QUIT:
                 raise EndOfInput
             names = answer.split(",") if answer else list(last)
+            try:  # the players are checked before the dealer is asked for
+                sheet = Sheet.new(rules, names, rng=random.Random())
+            except SheetError as exc:
+                self.say(f"Refused: {exc}")
+                continue
+            break
+        while True:
             dealer = self.ask("Who deals first? (a name; Enter to draw one at random)")
+            if dealer.lower() in QUIT:
+                raise EndOfInput
+            if not dealer:
+                break
             try:
-                sheet = Sheet.new(rules, names, dealer=dealer or None, rng=None if dealer else random.Random())
+                sheet = Sheet.new(rules, list(sheet.players), dealer=dealer)
             except SheetError as exc:
                 self.say(f"Refused: {exc}")
                 continue
@@ -192,14 +204,14 @@ class PlainSheet:
                 self.refused(exc)
 
     def past_round(self, sheet_id: int, sheet: Sheet, command: str, number_text: str) -> Sheet:
-        if not number_text.isdigit():
+        if not (number_text.isascii() and number_text.isdigit()):
             count = len(sheet.rounds)
             valid = "no round has been entered yet" if not count else f"the rounds entered are 1-{count}"
             raise SheetError(f"{command} needs a round's number, like {command} 2; {valid}")
         number = int(number_text)
         if command == "delete":
-            sheet, _ = self.sheets.change(sheet_id, lambda s: s.delete_round(number))
-            self.say(f"Deleted round {number}. {standings_words(sheet)}")
+            sheet, said = self.sheets.change(sheet_id, lambda s: s.delete_round(number))
+            self.say(f"{said[:1].upper()}{said[1:]}. {standings_words(sheet)}")
             self.say(next_words(sheet))
             return sheet
         sheet.result(number)  # a round that does not exist is refused before any question
@@ -222,17 +234,27 @@ class PlainSheet:
         for name in sheet.players:
             if name == out:
                 continue
+            optional = not sheet.keeps_points and out is not None
             while True:
-                optional = not sheet.keeps_points and out is not None
-                hint = "Enter to leave out" if optional else "0 for none"
-                text = self.ask(f"{name}: cards left (like 8H 2C) or points ({hint}):")
+                if sheet.keeps_points:
+                    text = self.ask(f"{name}: cards left (like 8H 2C) or points (0 for none):")
+                else:
+                    text = self.ask(f"{name}: cards left (like 8H 2C{'; Enter to leave out' if optional else ''}):")
                 if text.lower() in QUIT:
                     raise EndOfInput
-                if text or optional:
-                    break
-                self.say(f"Give {name}'s cards left or their points: 0 when they had no cards left.")
-            if text:
-                left[name] = left_from_text(text)
+                if not text:
+                    if optional:
+                        break
+                    self.say(f"Give {name}'s cards left or their points: 0 when they had no cards left.")
+                    continue
+                hand = left_from_text(text)
+                try:  # each hand is checked as it is typed, so a typo asks for that hand alone again
+                    read_hand(sheet.setup, name, hand)
+                except SheetError as exc:
+                    self.say(f"Refused: {exc}. Type {name}'s hand again.")
+                    continue
+                left[name] = hand
+                break
         return out, left
 
     def tell_round(self, sheet: Sheet, result: RoundResult, head: str) -> None:
@@ -241,7 +263,7 @@ class PlainSheet:
         cards = "card" if result.hand_size == 1 else "cards"
         self.say(f"{head} {result.number} ({players[result.dealer]} dealt {result.hand_size} {cards}): {how}.")
         for seat, name in enumerate(players):
-            left = sheet.breakdown_text(result.number, name)
+            left = sheet.breakdown_text(result.number, name, pretty=True)
             self.say(f"  {name}: {left}; {scored_words(sheet, result, seat)}.")
         self.say(standings_words(sheet))
         self.say(next_words(sheet))

@@ -29,6 +29,7 @@ from eights.bots import LEVELS, Bot, ISMCTSBot, make_bot
 from eights.cards import CardError
 from eights.describe import heading
 from eights.engine import ActionError, IllegalAction, parse_action
+from eights.names import same_name
 from eights.rules import PRESETS, RulesError, RuleSet, load_preset
 from eights.simulate import bot_seed
 from eights.store import Store, StoreError
@@ -609,7 +610,7 @@ class Hub:
             name = check_name(message.name)
         except UsageError as exc:
             raise RoomError("bad_name", str(exc)) from None
-        if any(s.kind == "person" and s.name.lower() == name.lower() for s in room.seats):
+        if any(s.kind == "person" and same_name(s.name, name) for s in room.seats):
             raise RoomError("bad_name", f"{name!r} already sits at this table: choose another name")
         token = secrets.token_urlsafe(16)
         room.seats[message.seat] = SeatState("person", name, token=token_hash(token), connection=connection)

@@ -5,11 +5,11 @@ went out and each player's points or cards left, and shows what comes back. A sh
 ``/s/CODE`` shows it read-only to everyone at the table, live; the edit token, given once to the browser
 that starts the sheet (and kept there, or passed on in the edit link ``/s/CODE#e=TOKEN``), is needed for
 every change. A change is made on the revision of the sheet the page shows, so one made on an older
-sheet is refused (409) and the page shows the sheet as saved.
+sheet is refused (409) and the page shows the sheet as saved. The names a page offers come from the
+sheets that browser keeps: the server lists no one's names, as it holds every device's sheets.
 
-Routes: ``GET /scorecard`` and ``GET /s/CODE`` (the page), ``GET /api/sheets/names``,
-``POST /api/sheets``, ``GET /api/sheets/CODE``, ``GET /api/sheets/CODE/sheet.csv``,
-``POST /api/sheets/CODE/rounds``, ``PUT`` and ``DELETE /api/sheets/CODE/rounds/N``,
+Routes: ``GET /scorecard`` and ``GET /s/CODE`` (the page), ``POST /api/sheets``, ``GET /api/sheets/CODE``,
+``GET /api/sheets/CODE/sheet.csv``, ``POST /api/sheets/CODE/rounds``, ``PUT`` and ``DELETE /api/sheets/CODE/rounds/N``,
 ``POST /api/sheets/CODE/undo`` and ``/finish``, and the WebSocket ``/ws/sheets/CODE``, which sends the
 sheet when it connects and again whenever it changes.
 """
@@ -152,14 +152,6 @@ def scorecard_routes(sheets: Sheets) -> APIRouter:
     @router.get("/s/{code}", include_in_schema=False)
     async def sheet_page(code: str) -> FileResponse:
         return page()
-
-    @router.get("/api/sheets/names", response_model=None)
-    async def names() -> dict[str, Any] | JSONResponse:
-        try:
-            known, last = await asyncio.to_thread(lambda: (sheets.names(), sheets.last_players()))
-        except StoreError as exc:
-            return _problem(exc)
-        return {"names": list(known), "last": list(last)}
 
     @router.post("/api/sheets", response_model=None)
     async def new_sheet(body: NewSheet) -> dict[str, Any] | JSONResponse:

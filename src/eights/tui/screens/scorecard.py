@@ -328,7 +328,7 @@ class SheetScreen(Screen[None]):
                 shown = " + ".join(f"{card.pretty()} {value}" for card, value in cards)
                 text.append_text(styled(f"{shown} = {result.worth[seat]}"))
             else:
-                text.append_text(styled(sheet.breakdown_text(result.number, name)))
+                text.append_text(styled(sheet.breakdown_text(result.number, name, pretty=True)))
             text.append(f"; {scored_words(sheet, result, seat)}")
         self.query_one("#last", Static).update(text)
 
@@ -443,7 +443,7 @@ class SheetScreen(Screen[None]):
         if result is None:
             return
         number = result.number
-        self.change(lambda s: s.delete_round(number), f"Round {number} deleted; the rounds after it moved up one.")
+        self.change(lambda s: s.delete_round(number), "")
 
     @on(Button.Pressed, "#undo")
     def action_undo(self) -> None:
@@ -459,12 +459,13 @@ class SheetScreen(Screen[None]):
         self.change(lambda s: s.finish(), "The match is finished on the totals so far; ctrl+z undoes it.")
 
     def change(self, make: Callable[[Sheet], object], said: str) -> None:
+        """Make a change and say ``said``, or what the change itself says where ``said`` is empty."""
         try:
-            self.sheet, _ = self.sheets.change(self.sheet_id, make)
+            self.sheet, told = self.sheets.change(self.sheet_id, make)
         except (SheetError, StoreError) as exc:
             self.say(f"Not done: {exc}", error=True)
             return
-        self.after_change(said)
+        self.after_change(said or f"{str(told)[:1].upper()}{str(told)[1:]}.")
 
     def after_change(self, said: str) -> None:
         self.refresh_sheet()

@@ -73,13 +73,18 @@ class SetupScreen(Screen[None]):
             self.config = config
 
     class Continue(Message):
-        """Take up the saved match that was left unfinished."""
+        """Take up a saved match that was left unfinished."""
 
-    def __init__(self, defaults: PlayConfig | None = None, unfinished: str | None = None) -> None:
-        """``unfinished`` describes a saved match left unfinished, offered as "Continue"."""
+        def __init__(self, match_id: int) -> None:
+            super().__init__()
+            self.match_id = match_id
+
+    def __init__(self, defaults: PlayConfig | None = None, unfinished: list[tuple[int, str]] | None = None) -> None:
+        """``unfinished``: the saved matches left unfinished (number and words, newest first), offered by
+        "Continue": the newest, or any one chosen from the list under it."""
         super().__init__()
         self.defaults = defaults
-        self.unfinished = unfinished
+        self.unfinished = unfinished or []
         rules = defaults.rules if defaults is not None else load_preset("classic")
         self.preset = rules.name if rules.name in PRESETS else "classic"
         self.seats = list(defaults.seats) if defaults is not None else [HUMAN, "normal", "normal", "normal"]
@@ -90,10 +95,18 @@ class SetupScreen(Screen[None]):
         speed = self.defaults.speed if self.defaults is not None else 3
         seed = self.defaults.seed if self.defaults is not None else None
         with VerticalScroll(id="setup"):
-            if self.unfinished is not None:
+            if self.unfinished:
                 with Horizontal(id="continue-row"):
                     yield Button("Continue (ctrl+r)", id="continue", variant="success")
-                    yield Static(f"the saved match: {self.unfinished}", id="continue-about")
+                    if len(self.unfinished) == 1:
+                        yield Static(f"the saved match: {self.unfinished[0][1]}", id="continue-about")
+                    else:
+                        yield Select(
+                            [(words, match_id) for match_id, words in self.unfinished],
+                            value=self.unfinished[0][0],
+                            allow_blank=False,
+                            id="continue-match",
+                        )
             yield Label("New game", id="setup-title")
             with Horizontal(classes="row"):
                 yield Label("Preset", classes="field")
@@ -313,8 +326,13 @@ class SetupScreen(Screen[None]):
 
     @on(Button.Pressed, "#continue")
     def action_continue(self) -> None:
-        if self.unfinished is not None:
-            self.post_message(self.Continue())
+        if not self.unfinished:
+            return
+        chosen = self.unfinished[0][0]
+        if len(self.unfinished) > 1:
+            value = self.query_one("#continue-match", Select).value
+            chosen = value if isinstance(value, int) else chosen
+        self.post_message(self.Continue(chosen))
 
     @on(Button.Pressed, "#rules-button")
     def action_rules(self) -> None:

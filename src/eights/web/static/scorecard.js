@@ -103,13 +103,15 @@ const start = { catalog: null, preset: "derange", options: {}, players: ["", ""]
 
 async function openStart() {
   $("start").hidden = false;
-  const [presets, names] = await Promise.all([api("GET", "/api/presets"), api("GET", "/api/sheets/names")]);
+  const presets = await api("GET", "/api/presets");
   if (!presets.ok) return problem(presets.data.error);
   start.catalog = presets.data;
-  if (names.ok) {
-    $("known-names").replaceChildren(...names.data.names.map((name) => new Option(name)));
-    if (names.data.last.length >= MIN_PLAYERS) start.players = [...names.data.last];
-  }
+  // Names are offered from the sheets this device keeps, never from the server's: the server holds
+  // every device's sheets, and no one else's names are this page's to show.
+  const kept = mySheets().map((s) => (Array.isArray(s.players) ? s.players.filter((n) => typeof n === "string") : []));
+  const known = [...new Map(kept.flat().map((name) => [name.toLocaleLowerCase(), name])).values()];
+  $("known-names").replaceChildren(...known.map((name) => new Option(name)));
+  if (kept.length && kept[0].length >= MIN_PLAYERS) start.players = [...kept[0]];
   drawPresets();
   drawPlayers();
   drawMySheets();
@@ -493,6 +495,10 @@ async function change(method, path, body) {
     return false;
   }
   problem("");
+  // What the change did beyond the figures, in words: a deleted round moves the later ones up.
+  const said = typeof answer.data.said === "string" ? answer.data.said : "";
+  $("said").textContent = said ? `${said[0].toUpperCase()}${said.slice(1)}.` : "";
+  $("said").hidden = !said;
   const ended = !sheet.over && answer.data.over;
   show(answer.data);
   if (ended) $("result").scrollIntoView({ block: "center" });
