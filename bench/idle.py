@@ -21,7 +21,7 @@ per-client limits see families, not one client). In turn:
    ``per_silent_socket_kb`` is the resident set's growth over their count, and ``silent_open_after``
    how many the server still held open at the end of the window (a server that closes silent sockets
    after ``silent_seconds``, 150 s by default, still holds them; ``--silent-limit S`` passes
-   ``--limit silent_seconds=S`` to show them closed).
+   ``--set-limit silent_seconds=S`` to show them closed).
 
 Stdout gets one JSON object; stderr a line per step.
 """
@@ -121,7 +121,7 @@ def main() -> None:
     parser.add_argument("--sockets", type=int, default=500, help="silent sockets (default 500)")
     parser.add_argument("--seconds", type=float, default=30.0, help="each measured window (default 30)")
     parser.add_argument("--settle", type=float, default=10.0, help="seconds to wait before measuring (default 10)")
-    parser.add_argument("--silent-limit", type=float, default=None, help="pass --limit silent_seconds=S")
+    parser.add_argument("--silent-limit", type=float, default=None, help="pass --set-limit silent_seconds=S")
     args = parser.parse_args()
     server_bench.PATIENCE = 600.0  # a server that takes every room up at its start may take minutes
     _soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
@@ -130,7 +130,7 @@ def main() -> None:
     db = folder / "idle.sqlite"
     port = free_port()
     base = f"http://127.0.0.1:{port}"
-    extra = ["--limit", f"silent_seconds={args.silent_limit}"] if args.silent_limit else []
+    extra = ["--set-limit", f"silent_seconds={args.silent_limit}"] if args.silent_limit else []
     result: dict[str, Any] = {"command": "python bench/idle.py " + " ".join(sys.argv[1:]), "rooms": args.rooms}
     server = start_server(port, db, 0, extra)
     try:

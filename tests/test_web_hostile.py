@@ -1,6 +1,6 @@
 """Hostile clients against a real ``eights serve`` (its own process, real sockets; docs/security.md): what
 they may read, what they may make, and what they cannot do to anyone else. Each test names the limit or
-door it checks; limits are set low with ``--limit`` so that a few messages reach them."""
+door it checks; limits are set low with ``--set-limit`` so that a few messages reach them."""
 
 from __future__ import annotations
 
@@ -148,7 +148,7 @@ def test_a_computer_with_a_budget_of_its_own_is_refused(server: LiveServer) -> N
 # ----- 3. rooms ----------------------------------------------------------------------------------------------
 
 
-@with_options("--limit", "rooms_per_client=3/hour")
+@with_options("--set-limit", "rooms_per_client=3/hour")
 def test_a_client_makes_only_its_share_of_rooms(server: LiveServer) -> None:
     for _ in range(3):
         room(server, seats=["me", "open"])
@@ -156,13 +156,13 @@ def test_a_client_makes_only_its_share_of_rooms(server: LiveServer) -> None:
     assert status == 429 and answer["code"] == "too_many_rooms"
 
 
-@with_options("--limit", "rooms_per_client=2/hour", "--trust-proxy", "127.0.0.1")
+@with_options("--set-limit", "rooms_per_client=2/hour", "--trust-proxy", "127.0.0.1")
 def test_behind_a_trusted_proxy_each_forwarded_client_has_its_own_share(server: LiveServer) -> None:
     statuses = [post_from(server, client) for client in ("203.0.113.7", "203.0.113.8") * 2]
     assert statuses == [200] * 4 and post_from(server, "203.0.113.7") == 429
 
 
-@with_options("--limit", "rooms_per_client=2/hour")
+@with_options("--set-limit", "rooms_per_client=2/hour")
 def test_without_a_trusted_proxy_a_forwarded_address_changes_nothing(server: LiveServer) -> None:
     statuses = [
         call(
@@ -173,7 +173,7 @@ def test_without_a_trusted_proxy_a_forwarded_address_changes_nothing(server: Liv
     assert statuses == [200, 200, 429]
 
 
-@with_options("--limit", "max_rooms=2", "--trust-proxy", "127.0.0.1")
+@with_options("--set-limit", "max_rooms=2", "--trust-proxy", "127.0.0.1")
 def test_the_server_holds_at_most_max_rooms(server: LiveServer) -> None:
     statuses = [post_from(server, f"192.0.2.{i}") for i in range(3)]
     assert statuses == [200, 200, 429]
@@ -194,7 +194,7 @@ def test_a_spectators_hello_answers_only_its_sender(server: LiveServer) -> None:
         assert json.loads(first.recv(timeout=PATIENCE))["type"] == "pong"  # no state of the others' hellos
 
 
-@with_options("--limit", "connections_per_client=3")
+@with_options("--set-limit", "connections_per_client=3")
 def test_a_client_holds_only_its_share_of_sockets(server: LiveServer) -> None:
     with ExitStack() as stack:
         held = [stack.enter_context(socket(server)) for _ in range(3)]
@@ -212,7 +212,7 @@ def test_a_client_holds_only_its_share_of_sockets(server: LiveServer) -> None:
         assert answers[-1] == "pong", "a socket closed gives its share back"
 
 
-@with_options("--limit", "connections_per_room=2")
+@with_options("--set-limit", "connections_per_room=2")
 def test_a_room_takes_only_so_many_watchers_but_always_its_players(server: LiveServer) -> None:
     made = room(server, seats=["me", "open"])
     with ExitStack() as stack:
@@ -227,13 +227,13 @@ def test_a_room_takes_only_so_many_watchers_but_always_its_players(server: LiveS
             assert until(host, "welcome")["seat"] == 0
 
 
-@with_options("--limit", "hello_seconds=0.5")
+@with_options("--set-limit", "hello_seconds=0.5")
 def test_a_socket_that_says_nothing_is_closed(server: LiveServer) -> None:
     with socket(server) as silent:
         assert closed_with(silent) == 4010
 
 
-@with_options("--limit", "refused_per_minute=10")
+@with_options("--set-limit", "refused_per_minute=10")
 def test_a_sustained_rate_of_refused_messages_closes_the_connection(server: LiveServer) -> None:
     """Refusals between accepted messages add up: no streak to break."""
     with socket(server) as ws:
@@ -268,7 +268,7 @@ def test_room_codes_have_forty_bits_or_more_without_look_alikes(server: LiveServ
         assert status == 200  # typed in groups, in any case
 
 
-@with_options("--limit", "misses_per_client=5/minute")
+@with_options("--set-limit", "misses_per_client=5/minute")
 def test_guessing_codes_is_throttled(server: LiveServer) -> None:
     made = room(server, seats=["me", "open"])
     statuses = [call(server.base, f"/api/rooms/ZZZZZZZ{i}{i}")[0] for i in range(2, 9)]
@@ -351,10 +351,10 @@ def test_a_busy_port_or_a_bad_address_is_one_line_and_nothing_announced(tmp_path
 @pytest.mark.parametrize(
     ("args", "words"),
     [
-        (("--limit", "max_room=5"), "unknown limit 'max_room'; valid limits: rooms_per_client, max_rooms,"),
-        (("--limit", "max_rooms=lots"), "limit max_rooms: 'lots' is not a whole number"),
-        (("--limit", "rooms_per_client=often"), "limit rooms_per_client: 'often' is not a rate like 20/hour"),
-        (("--limit", "max_rooms"), "--limit 'max_rooms': give NAME=VALUE, like max_rooms=500"),
+        (("--set-limit", "max_room=5"), "unknown limit 'max_room'; valid limits: rooms_per_client, max_rooms,"),
+        (("--set-limit", "max_rooms=lots"), "limit max_rooms: 'lots' is not a whole number"),
+        (("--set-limit", "rooms_per_client=often"), "limit rooms_per_client: 'often' is not a rate like 20/hour"),
+        (("--set-limit", "max_rooms"), "--set-limit 'max_rooms': give NAME=VALUE, like max_rooms=500"),
         (("--public-url", "eights.example.org"), "public URL 'eights.example.org': give the address people open"),
         (("--trust-proxy", "my-proxy"), "trusted proxy 'my-proxy': give an address like 127.0.0.1"),
     ],

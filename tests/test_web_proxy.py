@@ -46,7 +46,7 @@ def proxy(tmp_path: Path) -> Iterator[tuple[int, ssl.SSLContext, LiveServer]]:
             f"https://localhost:{https}",
             "--trust-proxy",
             "127.0.0.1",
-            "--limit",
+            "--set-limit",
             "rooms_per_client=2/hour",
         ),
     )

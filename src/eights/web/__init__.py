@@ -85,7 +85,7 @@ def serve_command(
     limit: Annotated[
         list[str] | None,
         typer.Option(
-            "--limit",
+            "--set-limit",
             metavar="NAME=VALUE",
             help="Change one limit, like max_rooms=500 or rooms_per_client=10/hour (docs/security.md lists them).",
         ),
@@ -104,7 +104,7 @@ def serve_command(
         for item in limit or []:
             name, sign, value = item.partition("=")
             if not sign:
-                raise SettingsError(f"--limit {item!r}: give NAME=VALUE, like max_rooms=500")
+                raise SettingsError(f"--set-limit {item!r}: give NAME=VALUE, like max_rooms=500")
             changes[name] = value
         settings = Settings(
             limits=Limits().with_changes(changes),

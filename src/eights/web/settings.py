@@ -2,7 +2,7 @@
 address that room links are made from, and the proxies whose ``X-Forwarded-For`` is believed
 (docs/security.md lists each with its reason).
 
-A limit is changed with ``eights serve --limit NAME=VALUE`` (or ``Limits.with_changes``), which refuses
+A limit is changed with ``eights serve --set-limit NAME=VALUE`` (or ``Limits.with_changes``), which refuses
 an unknown name or a value of the wrong kind in one sentence naming the valid choices.
 """
 
