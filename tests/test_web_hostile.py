@@ -363,3 +363,29 @@ def test_bad_settings_are_refused_in_one_line(tmp_path: Path, args: tuple[str, .
     done = serve(*args, "--db", str(tmp_path / "c.db"))
     assert done.returncode == 2 and done.stdout == "" and words in done.stderr
     assert len(done.stderr.strip().splitlines()) == 1
+
+
+# ----- what the operator watches -----------------------------------------------------------------------------
+
+
+def test_health_for_anyone_and_metrics_for_this_machine_only(server: LiveServer) -> None:
+    made = room(server, seats=["me", "hard"], start=True)
+    with socket(server) as ws:
+        say(ws, type="hello", room=made["code"], token=made["token"])
+        until(ws, "state")
+        status, health, _ = call(server.base, "/healthz")
+        assert status == 200 and health == {"status": "ok", "rooms": 1, "connections": 1}
+        status, text, headers = call(server.base, "/metrics")
+    assert status == 200 and {k.lower(): v for k, v in headers.items()}["content-type"].startswith("text/plain")
+    samples = dict(
+        line.rsplit(" ", 1) for line in text.splitlines() if line and not line.startswith("#")
+    )  # name{labels} value
+    assert samples['eights_rooms{phase="playing"}'] == "1.0" and samples["eights_connections"] == "1.0"
+    assert "eights_decisions_queued" in samples and "eights_decision_seconds_count" in samples
+
+
+@with_options("--trust-proxy", "127.0.0.1")
+def test_metrics_are_not_for_a_client_behind_the_proxy(server: LiveServer) -> None:
+    status, answer, _ = call(server.base, "/metrics", headers={"X-Forwarded-For": "198.51.100.7"})
+    assert status == 404 and answer == {"error": "there is nothing at that address"}
+    assert call(server.base, "/metrics")[0] == 200  # the proxy's own machine (a scraper beside it)

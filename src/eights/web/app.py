@@ -30,6 +30,7 @@ from eights.rules.ruleset import DRAW_POLICIES, EXPANDED_DECK, SCORING_MODES
 from eights.store import Store, StoreError
 from eights.store.sheets import Sheets
 from eights.table.session import SPEED_WORDS
+from eights.web.metrics import CONTENT_TYPE, Metrics, is_local
 from eights.web.protocol import VERSION, ProtocolError, error, parse
 from eights.web.rooms import DEFAULT_AWAY, Connection, Hub, RoomError, rules_from
 from eights.web.scorecard import scorecard_routes
@@ -288,6 +289,25 @@ def create_app(
                 return refused(exc)
             return missing_room_page(code)
         return page()
+
+    metrics = Metrics(hub)
+
+    @app.get("/healthz", include_in_schema=False)
+    async def health() -> dict[str, Any]:
+        """For a load balancer: the server answers, and how busy it is."""
+        return {
+            "status": "ok",
+            "rooms": len(hub.rooms) + len(hub.dormant),
+            "connections": sum(len(room.connections) for room in hub.rooms.values()),
+        }
+
+    @app.get("/metrics", include_in_schema=False)
+    async def prometheus(request: Request) -> Response:
+        """Prometheus' text format, for this machine (or through a trusted proxy, from it) only."""
+        client = client_of(request)
+        if not (is_local(client) or settings.trusts(client)):
+            return JSONResponse({"error": "there is nothing at that address"}, status_code=404)
+        return Response(metrics.text(), media_type=CONTENT_TYPE)
 
     @app.get("/api/presets")
     async def presets() -> dict[str, Any]:

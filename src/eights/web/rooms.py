@@ -261,6 +261,8 @@ class Hub:
         #: Rooms saved before a restart and not asked for since: each with when it was last used (the clock's).
         self.dormant: dict[str, tuple[SavedRoom, float]] = {}
         self._sweeper: asyncio.Task[None] | None = None
+        #: Told how long each computer decision took, in seconds (the server's metrics).
+        self.on_decision: Callable[[float], None] | None = None
 
     # ----- rooms -------------------------------------------------------------------------------------------
 
@@ -814,6 +816,8 @@ class Hub:
                 continue
             started = self.clock()
             action, bot = await self.pool.choose(bot, bot_view, room.code)
+            if self.on_decision is not None:
+                self.on_decision(self.clock() - started)
             rest = room.pace - (self.clock() - started)
             if rest > 0:
                 await asyncio.sleep(rest)

@@ -1,0 +1,83 @@
+"""What an operator watches (docs/security.md): ``GET /healthz`` for a load balancer, and ``GET /metrics`` in
+Prometheus' text format (prometheus_client) for this machine and trusted proxies only: rooms by phase,
+connections, computer decisions (queued, busy, answered, played by the fallback and why) and how long
+they took.
+
+The figures are read from the hub and its pool when scraped (one registry per app, so that several apps
+in one process, as in the tests, keep theirs apart); only the decisions' durations are counted as
+they happen.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+from collections.abc import Iterator
+from typing import Any
+
+from prometheus_client import CollectorRegistry, Histogram, generate_latest
+from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily
+from prometheus_client.registry import Collector
+
+from eights.web.rooms import Hub
+
+__all__ = ["CONTENT_TYPE", "Metrics", "is_local"]
+
+CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
+#: The pool's counts that only grow (the rest are gauges).
+COUNTED = ("decisions", "searches", "fallbacks", "overruns", "refused", "expired", "lost", "restarts")
+
+
+def is_local(address: str) -> bool:
+    """Whether ``address`` is this machine's (loopback)."""
+    try:
+        return ipaddress.ip_address(address).is_loopback
+    except ValueError:
+        return False
+
+
+class HubCollector(Collector):
+    """The hub's rooms and connections, and its pool's counts, as they are when scraped."""
+
+    def __init__(self, hub: Hub) -> None:
+        self.hub = hub
+
+    def collect(self) -> Iterator[Any]:
+        hub = self.hub
+        rooms = GaugeMetricFamily("eights_rooms", "Rooms held, by phase (asleep: saved, not asked for since a restart)")
+        phases: dict[str, int] = {"lobby": 0, "playing": 0, "over": 0}
+        for room in hub.rooms.values():
+            phases[room.phase] = phases.get(room.phase, 0) + 1
+        for phase, count in phases.items():
+            rooms.add_sample("eights_rooms", {"phase": phase}, count)
+        rooms.add_sample("eights_rooms", {"phase": "asleep"}, len(hub.dormant))
+        yield rooms
+        connections = GaugeMetricFamily("eights_connections", "WebSockets open in rooms")
+        connections.add_metric([], sum(len(room.connections) for room in hub.rooms.values()))
+        yield connections
+        stats = hub.pool.stats()
+        for key in ("workers", "queued", "busy"):
+            gauge = GaugeMetricFamily(f"eights_decisions_{key}", f"Computer decisions' pool: {key} now")
+            gauge.add_metric([], stats.get(key, 0))
+            yield gauge
+        for key in COUNTED:
+            counter = CounterMetricFamily(f"eights_decisions_{key}", f"Computer decisions' pool: {key} so far")
+            counter.add_metric([], stats.get(key, 0))
+            yield counter
+
+
+class Metrics:
+    """One app's metrics: its registry, with the hub's figures and the decisions' durations."""
+
+    def __init__(self, hub: Hub) -> None:
+        self.registry = CollectorRegistry()
+        self.registry.register(HubCollector(hub))
+        self.decision_seconds = Histogram(
+            "eights_decision_seconds",
+            "Seconds a computer decision took, asked to answered (the fallback's included)",
+            buckets=(0.05, 0.1, 0.25, 0.5, 1.0, 2.0, 3.0, 5.0, 10.0, 20.0),
+            registry=self.registry,
+        )
+        hub.on_decision = self.decision_seconds.observe
+
+    def text(self) -> bytes:
+        return generate_latest(self.registry)
