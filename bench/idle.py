@@ -63,7 +63,7 @@ async def make_rooms(base: str, count: int) -> list[str]:
                 )
             answer.raise_for_status()
             made = answer.json()
-            async with connect(ws, local_addr=(address, 0)) as socket:
+            async with connect(ws, local_addr=(address, 0), open_timeout=60) as socket:
                 await socket.send(json.dumps({"type": "hello", "room": made["code"], "token": made["token"]}))
                 while json.loads(await socket.recv())["type"] != "state":
                     pass
@@ -84,7 +84,7 @@ async def hold_silent(base: str, codes: list[str], count: int, seconds: float, p
     before = rss_kb(pid)
     sockets: list[ClientConnection] = []
     for index in range(count):
-        socket = await connect(ws, local_addr=(address_of(100_000 + index), 0))
+        socket = await connect(ws, local_addr=(address_of(100_000 + index), 0), open_timeout=60)
         await socket.send(json.dumps({"type": "hello", "room": rng.choice(codes), "token": None}))
         sockets.append(socket)
     for socket in sockets:
