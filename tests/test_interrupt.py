@@ -32,7 +32,8 @@ class Run:
     def __init__(self, *args: str) -> None:
         self.master, slave = pty.openpty()
         env = {**os.environ, "TERM": "xterm", "COLUMNS": "120", "LINES": "40"}
-        env.pop("NO_COLOR", None)
+        for setting in ("NO_COLOR", "TTY_INTERACTIVE", "TTY_COMPATIBLE", "CI"):  # rich reads these: a terminal here
+            env.pop(setting, None)
         self.process = subprocess.Popen(
             [sys.executable, "-m", "eights.cli", *args],
             stdout=subprocess.PIPE,
@@ -43,6 +44,18 @@ class Run:
         )
         os.close(slave)
         self.stderr = b""
+
+    def __enter__(self) -> Run:
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        """Whatever happened in the test, the command and its workers (its own process group) end."""
+        if self.process.poll() is None:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(self.process.pid, signal.SIGKILL)
+            self.process.wait()
+        with contextlib.suppress(OSError):
+            os.close(self.master)
 
     def read_stderr(self, timeout: float) -> None:
         ready, _, _ = select.select([self.master], [], [], timeout)
@@ -80,7 +93,6 @@ class Run:
             self.read_stderr(0.1)
             if len(self.stderr) == before:
                 break
-        os.close(self.master)
         return self.process.returncode, out.decode(), self.text
 
 
@@ -109,46 +121,46 @@ def interrupt(run: Run, whole_group: bool) -> None:
 
 @pytest.mark.parametrize("whole_group", [True, False], ids=["ctrl-c", "parent-only"])
 def test_ctrl_c_stops_a_tournament_in_two_jobs_at_once_with_the_partial_table(whole_group: bool) -> None:
-    run = Run("tournament", "--variant", "classic", "--bots", "normal,easy", "--games", "4000", "--jobs", "2")
-    run.wait_for(r"\b[1-9]\d*/4000")
-    workers = run.children()
-    assert len(workers) >= 2, "the workers should be running"
-    interrupt(run, whole_group)
-    status, out, err = run.finish()
-    assert status == 130
-    assert re.search(r"Stopped after \d+ of 4000 games\.", err), err
-    assert "Traceback" not in err and "KeyboardInterrupt" not in err
-    assert "normal" in out and "Elo" in out and "of 4000 games" in out
-    assert gone_soon(workers) == set()
+    with Run("tournament", "--variant", "classic", "--bots", "normal,easy", "--games", "4000", "--jobs", "2") as run:
+        run.wait_for(r"\b[1-9]\d*/4000")
+        workers = run.children()
+        assert len(workers) >= 2, "the workers should be running"
+        interrupt(run, whole_group)
+        status, out, err = run.finish()
+        assert status == 130
+        assert re.search(r"Stopped after \d+ of 4000 games\.", err), err
+        assert "Traceback" not in err and "KeyboardInterrupt" not in err
+        assert "normal" in out and "Elo" in out and "of 4000 games" in out
+        assert gone_soon(workers) == set()
 
 
 @pytest.mark.parametrize("whole_group", [True, False], ids=["ctrl-c", "parent-only"])
 def test_ctrl_c_stops_a_one_job_tournament_with_json_and_progress_on_stderr(whole_group: bool) -> None:
-    run = Run("tournament", "--variant", "classic", "--bots", "normal,easy", "--games", "4000", "--json")
-    # Progress shows on standard error though standard output carries JSON.
-    found = run.wait_for(r"\b([1-9]\d*)/4000")
-    interrupt(run, whole_group)
-    status, out, err = run.finish()
-    assert status == 130
-    stopped = re.search(r"Stopped after (\d+) of 4000 games\.", err)
-    assert stopped, err
-    assert int(stopped[1]) >= int(found[1])
-    assert "Traceback" not in err
-    data = json.loads(out)
-    assert data["stopped_after"] == int(stopped[1])
-    assert sum(b["games"] for b in data["bots"]) == 2 * int(stopped[1])
+    with Run("tournament", "--variant", "classic", "--bots", "normal,easy", "--games", "4000", "--json") as run:
+        # Progress shows on standard error though standard output carries JSON.
+        found = run.wait_for(r"\b([1-9]\d*)/4000")
+        interrupt(run, whole_group)
+        status, out, err = run.finish()
+        assert status == 130
+        stopped = re.search(r"Stopped after (\d+) of 4000 games\.", err)
+        assert stopped, err
+        assert int(stopped[1]) >= int(found[1])
+        assert "Traceback" not in err
+        data = json.loads(out)
+        assert data["stopped_after"] == int(stopped[1])
+        assert sum(b["games"] for b in data["bots"]) == 2 * int(stopped[1])
 
 
 def test_ctrl_c_stops_simulate_with_the_partial_totals() -> None:
-    run = Run("simulate", "--variant", "derange", "--games", "100000000", "--seed", "1")
-    run.wait_for(r"\b[1-9]\d*/100000000")
-    interrupt(run, whole_group=True)
-    status, out, err = run.finish()
-    assert status == 130
-    stopped = re.search(r"Stopped after (\d+) of 100000000 games\.", err)
-    assert stopped, err
-    assert "Traceback" not in err
-    assert f"{stopped[1]} of 100000000 games" in out
-    wins = re.findall(r"^\s*\d\s+(\d+(?:\.\d+)?)\s", out, re.MULTILINE)
-    assert len(wins) == 4
-    assert round(sum(float(w) for w in wins)) == int(stopped[1])
+    with Run("simulate", "--variant", "derange", "--games", "100000000", "--seed", "1") as run:
+        run.wait_for(r"\b[1-9]\d*/100000000")
+        interrupt(run, whole_group=True)
+        status, out, err = run.finish()
+        assert status == 130
+        stopped = re.search(r"Stopped after (\d+) of 100000000 games\.", err)
+        assert stopped, err
+        assert "Traceback" not in err
+        assert f"{stopped[1]} of 100000000 games" in out
+        wins = re.findall(r"^\s*\d\s+(\d+(?:\.\d+)?)\s", out, re.MULTILINE)
+        assert len(wins) == 4
+        assert round(sum(float(w) for w in wins)) == int(stopped[1])
