@@ -19,6 +19,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from eights import BUILD, __version__
 from eights.cards import CardError, parse_cards, sort_key
 from eights.cli_common import (
     INTERRUPTED,
@@ -482,6 +483,22 @@ def _register_commands() -> None:
 
 
 _register_commands()
+
+
+def _show_version(value: bool) -> None:
+    if value:
+        typer.echo(f"eights {__version__}, engine: {BUILD}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _options(
+    version: Annotated[
+        bool,
+        typer.Option("--version", callback=_show_version, is_eager=True, help="Show the version and the engine build."),
+    ] = False,
+) -> None:
+    pass
 
 
 def main() -> None:

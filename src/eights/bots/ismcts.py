@@ -91,8 +91,6 @@ MIN_DEALS = 10
 VISITS, TOTAL, AVAIL, CHILDREN = range(4)
 Edge = list[Any]
 
-_SLOTS = tuple(name for name in Game.__slots__ if name not in ("hands", "stock", "discard", "totals", "queue"))
-
 
 class Worlds:
     """Deals worlds consistent with one view: a resampler for ``sample(view, rng)``.
@@ -155,9 +153,7 @@ class Worlds:
     def deal(self) -> Game:
         """A new world: the template game with the hidden cards dealt anew."""
         t = self.template
-        g = Game.__new__(Game)
-        for name in _SLOTS:
-            setattr(g, name, getattr(t, name))
+        g = t.shallow_copy()
         cards = self.hidden[:]
         self.rng.shuffle(cards)
         fixed = self.fixed

@@ -93,55 +93,57 @@ PHASES = (
     "extra_card",
 )
 NO_PENDING = (0, 0, 0, 0, 0)
+#: Every field of a game (its ``__slots__``; a compiled class does not keep that attribute).
+FIELDS = (
+    "actions",
+    "active_suit",
+    "armed",
+    "cancel",
+    "chain",
+    "choose_count",
+    "dealer",
+    "direction",
+    "discard",
+    "drawn",
+    "draws",
+    "dupes",
+    "first_dealer",
+    "first_deck",
+    "follow_rank",
+    "hands",
+    "hoarder",
+    "jack_owner",
+    "jack_queue",
+    "last_round",
+    "log",
+    "match_rank",
+    "outcome",
+    "packs",
+    "passes",
+    "pending",
+    "phase",
+    "players",
+    "queue",
+    "resume",
+    "rng",
+    "round_actions",
+    "round_index",
+    "rules",
+    "run_len",
+    "run_number",
+    "seed",
+    "stock",
+    "t",
+    "top_player",
+    "totals",
+    "turn",
+)
 
 
 class Game:
     """A match in progress. See the module docstring."""
 
-    __slots__ = (
-        "actions",
-        "active_suit",
-        "armed",
-        "cancel",
-        "chain",
-        "choose_count",
-        "dealer",
-        "direction",
-        "discard",
-        "drawn",
-        "draws",
-        "dupes",
-        "first_dealer",
-        "first_deck",
-        "follow_rank",
-        "hands",
-        "hoarder",
-        "jack_owner",
-        "jack_queue",
-        "last_round",
-        "log",
-        "match_rank",
-        "outcome",
-        "packs",
-        "passes",
-        "pending",
-        "phase",
-        "players",
-        "queue",
-        "resume",
-        "rng",
-        "round_actions",
-        "round_index",
-        "rules",
-        "run_len",
-        "run_number",
-        "seed",
-        "stock",
-        "t",
-        "top_player",
-        "totals",
-        "turn",
-    )
+    __slots__ = FIELDS
 
     rules: RuleSet
     players: int
@@ -195,6 +197,11 @@ class Game:
     resume: tuple[int, int, int, int] | None
     jack_owner: int
     choose_count: int
+
+    def __new__(cls, *args: object, **kwargs: object) -> Game:
+        # Spelled out so that ``Game.__new__(Game)`` makes an empty game in the compiled build too
+        # (a compiled class's default ``__new__`` runs ``__init__``): copies, samples and pickle use it.
+        return super().__new__(cls)
 
     def __init__(
         self,
@@ -539,7 +546,7 @@ class Game:
             self._round_over(seat, "out")
             return
         if t.four_in_a_row and self._run(seat, card, len(stack) + 1):
-            self.resume = (0, seat, card, (len(stack) + 1) * 2 + cancelled)
+            self.resume = (0, seat, int(card), (len(stack) + 1) * 2 + cancelled)
             return
         if effect is None:
             self._advance(0, 0, 0)
@@ -598,7 +605,7 @@ class Game:
             self.log.append(FollowMe(seat, card))
 
     def _name_suit(self, suit: int) -> None:
-        self.active_suit = suit
+        self.active_suit = int(suit)  # a plain int, as the compiled build stores it, not the Suit named
         self.match_rank = NAMED
         if self.log is not None:
             self.log.append(SuitNamed(self.turn, Suit(suit)))
@@ -672,7 +679,7 @@ class Game:
         if phase == FOLLOW_PHASE:
             if SUITS[card] == self.active_suit or self.t.wild[card]:
                 self.phase = FOLLOW_DRAWN_PHASE
-                self.drawn = card
+                self.drawn = int(card)
             else:
                 self._advance(0, 0, 0)
             return
@@ -680,7 +687,7 @@ class Game:
         if policy == ONE_MAY_PLAY:
             if self.t.match[(self.match_rank + 1) * 5 + self.active_suit][card]:
                 self.phase = DRAWN_PHASE
-                self.drawn = card
+                self.drawn = int(card)
             else:
                 self._advance(0, 0, 0)
         elif policy == ONE_ENDS_TURN:
@@ -820,7 +827,7 @@ class Game:
             self._round_over(seat, "out")
             return
         if self.t.four_in_a_row and self._run(seat, card, 1):
-            self.resume = (1, self.jack_owner, card, 0)  # the drop goes on after the burying
+            self.resume = (1, self.jack_owner, int(card), 0)  # the drop goes on after the burying
             return
         self._next_jack()
 
@@ -1018,9 +1025,7 @@ class Game:
         ``rng`` becomes the copy's random source; by default it gets a copy of this game's,
         in the same state.
         """
-        other = Game.__new__(Game)
-        for name in Game.__slots__:
-            setattr(other, name, getattr(self, name))
+        other = self.shallow_copy()
         other.hands = [h[:] for h in self.hands]
         other.stock = self.stock[:]
         other.discard = self.discard[:]
@@ -1033,6 +1038,53 @@ class Game:
         other.rng = rng
         other.log = list(self.log) if (log and self.log is not None) else ([] if log else None)
         other.actions = list(self.actions) if log else []
+        return other
+
+    def shallow_copy(self) -> Game:
+        """A new game sharing every field with this one, its lists too: the caller replaces those it changes."""
+        other = Game.__new__(Game)
+        other.actions = self.actions
+        other.active_suit = self.active_suit
+        other.armed = self.armed
+        other.cancel = self.cancel
+        other.chain = self.chain
+        other.choose_count = self.choose_count
+        other.dealer = self.dealer
+        other.direction = self.direction
+        other.discard = self.discard
+        other.drawn = self.drawn
+        other.draws = self.draws
+        other.dupes = self.dupes
+        other.first_dealer = self.first_dealer
+        other.first_deck = self.first_deck
+        other.follow_rank = self.follow_rank
+        other.hands = self.hands
+        other.hoarder = self.hoarder
+        other.jack_owner = self.jack_owner
+        other.jack_queue = self.jack_queue
+        other.last_round = self.last_round
+        other.log = self.log
+        other.match_rank = self.match_rank
+        other.outcome = self.outcome
+        other.packs = self.packs
+        other.passes = self.passes
+        other.pending = self.pending
+        other.phase = self.phase
+        other.players = self.players
+        other.queue = self.queue
+        other.resume = self.resume
+        other.rng = self.rng
+        other.round_actions = self.round_actions
+        other.round_index = self.round_index
+        other.rules = self.rules
+        other.run_len = self.run_len
+        other.run_number = self.run_number
+        other.seed = self.seed
+        other.stock = self.stock
+        other.t = self.t
+        other.top_player = self.top_player
+        other.totals = self.totals
+        other.turn = self.turn
         return other
 
     def events(self, seat: int | None = None) -> Iterable[Event]:
