@@ -21,8 +21,11 @@ import random
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from itertools import product
+from typing import Final, cast
 
-from eights.cards import RANKS, SUITS, Card, Suit, format_cards, rank_text
+from eights.cards import RANKS as _RANKS
+from eights.cards import SUITS as _SUITS
+from eights.cards import Card, Suit, format_cards, rank_text
 from eights.engine import errors
 from eights.engine.actions import (
     BURY,
@@ -68,17 +71,17 @@ from eights.match import Outcome, match_over, match_winners, round_points
 from eights.rules import RulesError, RuleSet
 
 # Phases: what kind of choice the seat to act faces.
-PLAY_PHASE = 0  # play, draw or pass
-SUIT_PHASE = 1  # a wild was laid: its player names a suit
-DRAWN_PHASE = 2  # a drawn card is playable: play it or pass (draw one, may play)
-FOLLOW_PHASE = 3  # after a 3 or 10 (derange): more of its rank, or a follow-me card
-FOLLOW_DRAWN_PHASE = 4  # the card drawn to follow does follow: it must be played
-OVER_PHASE = 5
-JACK_PHASE = 6  # after a queen: the seat to act drops its jacks, one at a time
-BURY_PHASE = 7  # four in a row: the seat to act buries a card
-CHOOSE_DRAW_PHASE = 8  # after a 5: its player chooses who draws
-CHOOSE_SWAP_PHASE = 9  # after a 7: its player chooses whom to swap with
-EXTRA_PHASE = 10  # after a 10: its player plays one more card, or passes when they cannot
+PLAY_PHASE: Final = 0  # play, draw or pass
+SUIT_PHASE: Final = 1  # a wild was laid: its player names a suit
+DRAWN_PHASE: Final = 2  # a drawn card is playable: play it or pass (draw one, may play)
+FOLLOW_PHASE: Final = 3  # after a 3 or 10 (derange): more of its rank, or a follow-me card
+FOLLOW_DRAWN_PHASE: Final = 4  # the card drawn to follow does follow: it must be played
+OVER_PHASE: Final = 5
+JACK_PHASE: Final = 6  # after a queen: the seat to act drops its jacks, one at a time
+BURY_PHASE: Final = 7  # four in a row: the seat to act buries a card
+CHOOSE_DRAW_PHASE: Final = 8  # after a 5: its player chooses who draws
+CHOOSE_SWAP_PHASE: Final = 9  # after a 7: its player chooses whom to swap with
+EXTRA_PHASE: Final = 10  # after a 10: its player plays one more card, or passes when they cannot
 PHASES = (
     "play",
     "name_suit",
@@ -92,7 +95,10 @@ PHASES = (
     "choose_swap",
     "extra_card",
 )
-NO_PENDING = (0, 0, 0, 0, 0)
+NO_PENDING: Final = (0, 0, 0, 0, 0)
+# Final names: the compiled build reads them as constants, not as module attributes.
+RANKS: Final = _RANKS
+SUITS: Final = _SUITS
 #: Every field of a game (its ``__slots__``; a compiled class does not keep that attribute).
 FIELDS = (
     "actions",
@@ -138,6 +144,26 @@ FIELDS = (
     "totals",
     "turn",
 )
+
+
+def shuffle(rng: random.Random, cards: list[Card]) -> None:
+    """``rng.shuffle(cards)``: the same order from the same state of ``rng``.
+
+    For a plain ``random.Random`` this is its own algorithm (``Random.shuffle`` over
+    ``_randbelow_with_getrandbits``) written out, so that the compiled build runs it without a
+    Python call per card; any other random source shuffles by its own method.
+    """
+    if type(rng) is not random.Random:
+        rng.shuffle(cards)
+        return
+    getrandbits = rng.getrandbits
+    for i in range(len(cards) - 1, 0, -1):
+        n = i + 1
+        k = n.bit_length()
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        cards[i], cards[j] = cards[j], cards[i]
 
 
 class Game:
@@ -221,14 +247,13 @@ class Game:
 
         :raises RulesError: when the players, packs or deal cannot be played.
         """
-        self.packs = rules.packs_for(players)
-        self.dupes = len(set(rules.pack(players))) != len(rules.pack(players))
+        self.t = tables_for(rules)
+        _, self.dupes, self.packs = self.t.deck(players)
         self.rules = rules
         self.players = players
         self.seed = int.from_bytes(os.urandom(6), "big") if seed is None else seed
         self.rng = random.Random(self.seed)
         self.log = [] if log else None
-        self.t = tables_for(rules)
         self.totals = [0] * players
         self.outcome = None
         self.last_round = None
@@ -485,17 +510,17 @@ class Game:
         kind = type(action)
         if kind is Play:
             if self.phase == JACK_PHASE:
-                self._drop_jack(action.card)  # type: ignore[attr-defined]
+                self._drop_jack(cast(Play, action).card)
             else:
-                self._play(action)  # type: ignore[arg-type]
+                self._play(cast(Play, action))
         elif kind is Draw:
             self._draw()
         elif kind is NameSuit:
-            self._name_suit(action.suit)  # type: ignore[attr-defined]
+            self._name_suit(cast(NameSuit, action).suit)
         elif kind is Bury:
-            self._bury(action.card)  # type: ignore[attr-defined]
+            self._bury(cast(Bury, action).card)
         elif kind is ChoosePlayer:
-            self._choose(action.seat)  # type: ignore[attr-defined]
+            self._choose(cast(ChoosePlayer, action).seat)
         else:
             self._pass()
         if self.round_actions >= self.t.max_actions and self.phase != OVER_PHASE:
@@ -718,7 +743,7 @@ class Game:
         discard = self.discard
         rest = discard[:-1]
         del discard[:-1]
-        self.rng.shuffle(rest)
+        shuffle(self.rng, rest)
         self.stock.extend(rest)
         if self.log is not None:
             self.log.append(Reshuffled(len(rest)))
@@ -854,7 +879,7 @@ class Game:
         for hand in self.hands:
             cards += hand
             hand.clear()
-        self.rng.shuffle(cards)
+        shuffle(self.rng, cards)
         n, d = self.players, self.direction
         size = self.rules.deal
         for _ in range(size):
@@ -911,8 +936,8 @@ class Game:
         t = self.t
         size = self.rules.hand_size(n, self.round_index)
         if deck is None:
-            deck = t.pack(n)
-            self.rng.shuffle(deck)
+            deck = list(t.deck(n)[0])
+            shuffle(self.rng, deck)
         stock = deck[::-1]  # the top of the pack is the end of the list
         dealer = self.dealer
         hands: list[list[Card]] = [[] for _ in range(n)]
