@@ -25,6 +25,8 @@ COMPILED = (
     "eights.engine.actions",
     "eights.engine.tables",
     "eights.engine.game",
+    "eights.engine.sampling",
+    "eights.bots.turnplan",
 )
 
 _HERE = Path(__file__).resolve().parent

@@ -66,7 +66,7 @@ from eights.engine.events import (
     SuicideKing,
     SuitNamed,
 )
-from eights.engine.game import Game
+from eights.engine.game import Game, shuffle
 from eights.engine.sampling import draw_constraints, known_cards, sample
 from eights.engine.tables import tables_for
 from eights.engine.views import view as view_of
@@ -155,7 +155,7 @@ class Worlds:
         t = self.template
         g = t.shallow_copy()
         cards = self.hidden[:]
-        self.rng.shuffle(cards)
+        shuffle(self.rng, cards)
         fixed = self.fixed
         if self.constraints:
             fixed = fixed[:]

@@ -21,7 +21,7 @@ import random
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from itertools import product
-from typing import Final, cast
+from typing import Final, TypeVar, cast
 
 from eights.cards import RANKS as _RANKS
 from eights.cards import SUITS as _SUITS
@@ -96,6 +96,7 @@ PHASES = (
     "extra_card",
 )
 NO_PENDING: Final = (0, 0, 0, 0, 0)
+_T = TypeVar("_T")
 # Final names: the compiled build reads them as constants, not as module attributes.
 RANKS: Final = _RANKS
 SUITS: Final = _SUITS
@@ -146,7 +147,7 @@ FIELDS = (
 )
 
 
-def shuffle(rng: random.Random, cards: list[Card]) -> None:
+def shuffle(rng: random.Random, cards: list[_T]) -> None:
     """``rng.shuffle(cards)``: the same order from the same state of ``rng``.
 
     For a plain ``random.Random`` this is its own algorithm (``Random.shuffle`` over
