@@ -27,6 +27,7 @@ COMPILED = (
     "eights.engine.game",
     "eights.engine.sampling",
     "eights.bots.turnplan",
+    "eights.bots.belief",
 )
 
 _HERE = Path(__file__).resolve().parent

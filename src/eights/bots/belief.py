@@ -92,6 +92,11 @@ class Belief:
         "weights",
     )
 
+    def __new__(cls, *args: object, **kwargs: object) -> Belief:
+        # Spelled out so that pickle's ``Belief.__new__(Belief)`` makes an empty belief in the
+        # compiled build too (a compiled class's default ``__new__`` runs ``__init__``).
+        return super().__new__(cls)
+
     def __init__(
         self, rng: random.Random, model: HeuristicBot, fresh: Callable[[View], Dealer], size: int = PARTICLES
     ) -> None:
