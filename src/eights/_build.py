@@ -55,7 +55,7 @@ def _choose() -> str:
     try:
         manifest = json.loads((_HERE / "_compiled.json").read_text(encoding="utf-8"))
     except (OSError, ValueError):
-        return "pure Python (no compiled engine was built: no C compiler at install time)"
+        return "pure Python (no compiled engine was built at install: it needs a C compiler)"
     hashes = manifest.get("modules", {})
     for module in COMPILED:
         try:
