@@ -19,7 +19,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from eights import BUILD, __version__
+from eights import BUILD
 from eights.cards import CardError, parse_cards, sort_key
 from eights.cli_common import (
     INTERRUPTED,
@@ -157,10 +157,11 @@ def show_result(out: Console, game: Game, names: tuple[str, ...]) -> None:
 
 
 def version_text() -> str:
-    """What ``eights --version`` prints: ``eights 0.1.0``."""
+    """What ``eights --version`` prints: ``eights 0.1.0, engine: compiled (mypyc 1.18.2)``, the
+    engine's build (``eights._build``) after the version."""
     from importlib.metadata import version
 
-    return f"eights {version('eights')}"
+    return f"eights {version('eights')}, engine: {BUILD}"
 
 
 def _print_version(given: bool) -> None:
@@ -483,22 +484,6 @@ def _register_commands() -> None:
 
 
 _register_commands()
-
-
-def _show_version(value: bool) -> None:
-    if value:
-        typer.echo(f"eights {__version__}, engine: {BUILD}")
-        raise typer.Exit()
-
-
-@app.callback()
-def _options(
-    version: Annotated[
-        bool,
-        typer.Option("--version", callback=_show_version, is_eager=True, help="Show the version and the engine build."),
-    ] = False,
-) -> None:
-    pass
 
 
 def main() -> None:
