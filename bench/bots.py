@@ -57,6 +57,17 @@ choice took more than 1.1 times the budget (each ends the play-out under way at 
 so a decision takes a little more than its budget); and, where the belief reads the
 other player (2 players, the first out wins), how many of its updates the deadline cut short.
 
+(d) ``--only match``: the new ``expert`` against the old one at the same time budget
+(``--match-seconds`` per decision, default 0.1 s), ``--match-games`` games (default 100) of
+2-player ``--match-variant`` (default classic), seats alternating. The new one is this
+process's build (``eights --version`` names it: compiled where the install could build it);
+the old one is the same bot on the pure-Python build (today's engine and search code, which the
+compiled build plays move for move alike when the budget is a count of simulations), run in a
+child process started with ``EIGHTS_PURE=1`` and asked for each of its moves through a pipe;
+the time of the pipe is not charged to its budget. Reported: the new one's wins, losses and
+shared wins, its score (a shared win counts half) and the score's 95 % interval (normal
+approximation).
+
 The machine's other load shows in every number: compare runs made side by side.
 """
 
@@ -346,6 +357,92 @@ def bench_latency(level: str, decisions: int, preset: str, players: int, seed: i
 # ----- the report ---------------------------------------------------------------------------------------
 
 
+# ----- (d) the new expert against the old ------------------------------------------------------
+
+
+def _old_expert(conn: Any, seconds: float) -> None:
+    """The child process of (d): the expert on the pure build, one bot per (game, seat) key."""
+    import eights
+    from eights.bots import make_bot as make
+
+    conn.send(eights.BUILD)
+    bots: dict[tuple[int, int], Any] = {}
+    while True:
+        request = conn.recv()
+        if request is None:
+            return
+        key, seed, seen = request
+        bot = bots.get(key)
+        if bot is None:
+            bot = bots[key] = make("expert", seed, seconds=seconds)
+        conn.send(bot.choose(seen))
+
+
+def bench_match(games: int, seconds: float, preset: str, seed: int) -> dict[str, Any]:
+    """The new expert (this build) against the old (the pure build, in a child process), 2 players."""
+    import multiprocessing
+    import os
+
+    import eights
+
+    ctx = multiprocessing.get_context("spawn")
+    ours, theirs = ctx.Pipe()
+    saved = os.environ.get("EIGHTS_PURE")
+    os.environ["EIGHTS_PURE"] = "1"  # the child imports eights afresh: the pure build
+    try:
+        child = ctx.Process(target=_old_expert, args=(theirs, seconds), daemon=True)
+        child.start()
+    finally:
+        if saved is None:
+            del os.environ["EIGHTS_PURE"]
+        else:
+            os.environ["EIGHTS_PURE"] = saved
+    old_build = ours.recv()
+    rules = load_preset(preset)
+    rng = random.Random(f"eights-bench-match:{seed}")
+    won = lost = shared = 0
+    try:
+        for number in range(games):
+            game = Game(rules, 2, seed=rng.getrandbits(48), log=True)
+            new_seat = number % 2
+            bot_seed = rng.getrandbits(32)
+            new = make_bot("expert", bot_seed, seconds=seconds)
+            while not game.is_over:
+                seat = game.to_act
+                seen = view(game, seat)
+                if seat == new_seat:
+                    action = new.choose(seen)
+                else:
+                    ours.send(((number, seat), bot_seed, seen))
+                    action = ours.recv()
+                game.apply(action)
+            assert game.outcome is not None
+            winners = game.outcome.winners
+            if len(winners) > 1:
+                shared += 1
+            elif new_seat in winners:
+                won += 1
+            else:
+                lost += 1
+    finally:
+        ours.send(None)
+        child.join(timeout=10)
+    score = (won + shared / 2) / games
+    points = [1.0] * won + [0.5] * shared + [0.0] * lost
+    var = sum((x - score) ** 2 for x in points) / max(games - 1, 1)
+    half = 1.96 * (var / games) ** 0.5
+    return {
+        "match": f"new expert ({eights.BUILD}) against the old ({old_build}), 2 players, {preset}",
+        "seconds_per_decision": seconds,
+        "games": games,
+        "new_won": won,
+        "new_lost": lost,
+        "shared": shared,
+        "new_score": round(score, 4),
+        "new_score_95_interval": [round(max(score - half, 0.0), 4), round(min(score + half, 1.0), 4)],
+    }
+
+
 def _version(dist: str) -> str | None:
     try:
         from importlib.metadata import version
@@ -367,7 +464,12 @@ def main(argv: list[str] | None = None) -> int:
         help=f"the preset of (c), or all (the default): {', '.join(PRESETS)}",
     )
     parser.add_argument("--players", type=int, default=2, help="the players of (c) (default 2)")
-    parser.add_argument("--only", choices=("search", "latency"), help="run only (a)+(b), or only (c)")
+    parser.add_argument(
+        "--only", choices=("search", "latency", "match"), help="run only (a)+(b), only (c), or only (d)"
+    )
+    parser.add_argument("--match-games", type=int, default=100, help="games of (d), the new expert against the old")
+    parser.add_argument("--match-seconds", type=float, default=0.1, help="time per decision in (d) (default 0.1)")
+    parser.add_argument("--match-variant", default="classic", help="the preset of (d) (default classic)")
     parser.add_argument(
         "--quick", action="store_true", help="small counts: 30 decisions, hard 40 and expert 10 per preset"
     )
@@ -426,6 +528,13 @@ def main(argv: list[str] | None = None) -> int:
             for level, count in (("hard", args.hard_decisions), ("expert", args.expert_decisions))
             for preset in variants
         ]
+    if args.only == "match":
+        if args.match_games < 1 or args.match_seconds <= 0 or args.match_variant not in PRESETS:
+            parser.error(
+                "--match-games must be at least 1, --match-seconds positive, "
+                f"--match-variant one of {', '.join(PRESETS)}"
+            )
+        report["match"] = bench_match(args.match_games, args.match_seconds, args.match_variant, args.seed)
     if args.text:
         print(_table(report))
     else:
@@ -468,6 +577,14 @@ def _table(report: dict[str, Any]) -> str:
             f"  with a choice, over the budget by 10 %: {entry['over_budget_by_10_percent']}; "
             f"belief updates cut at the deadline: {entry['belief_updates_cut_at_the_deadline']} "
             f"of {entry['belief_decisions']}"
+        )
+    match = report.get("match")
+    if match is not None:
+        low, high = match["new_score_95_interval"]
+        rows.append(
+            f"{match['match']}, {match['seconds_per_decision']} s per decision, {match['games']} games: "
+            f"won {match['new_won']}, lost {match['new_lost']}, shared {match['shared']}; "
+            f"score {match['new_score']} (95 % interval {low} to {high})"
         )
     return "\n".join(rows)
 

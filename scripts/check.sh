@@ -9,3 +9,10 @@ python3 -m venv .venv
 .venv/bin/ruff format --check .
 .venv/bin/mypy
 .venv/bin/pytest
+# The engine's two builds (issue 32). The install above compiles the engine's hot path with mypyc
+# where a C compiler exists, and the suite above ran on that build (tests/test_builds.py plays the
+# same random games in both); the engine, property and determinism tests run again on the pure one.
+.venv/bin/eights --version
+EIGHTS_PURE=1 .venv/bin/pytest tests/test_properties.py tests/test_determinism.py tests/test_pickle.py \
+    tests/test_sampling.py tests/test_classic.py tests/test_action.py tests/test_race.py tests/test_derange.py \
+    tests/test_baby_eating.py

@@ -63,7 +63,7 @@ def test_the_summary_names_every_command_and_the_version_option() -> None:
 def test_version() -> None:
     result = runner.invoke(app, ["--version"])
     assert result.exit_code == 0 and result.stdout == f"{version_text()}\n"
-    assert re.fullmatch(r"eights \d+\.\d+\.\d+\S*", version_text())
+    assert re.fullmatch(r"eights \d+\.\d+\.\d+\S*, engine: (compiled \(mypyc .+\)|pure Python \(.+\))", version_text())
 
 
 @pytest.mark.parametrize(

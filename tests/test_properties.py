@@ -23,6 +23,7 @@ from eights.engine import DRAW, PASS, Action, Game, NameSuit, Play, redact, view
 from eights.engine.actions import BURY, CHOOSE
 from eights.engine.errors import IllegalAction, NotYourTurn
 from eights.engine.events import CardsDrawn, CardsSwapped, Event, RoundOver, RoundStarted, SuicideKing
+from eights.engine.game import FIELDS
 from eights.rules import RulesError, RuleSet, load_preset
 
 # (preset, options): every option that changes play, kept to games short enough to check at every action.
@@ -86,7 +87,7 @@ def steps(game: Game, rng: random.Random):
 def snapshot(game: Game) -> tuple[object, ...]:
     """Every field of the game, copied (the RNG by its state)."""
     values: list[object] = []
-    for name in Game.__slots__:
+    for name in FIELDS:
         value = getattr(game, name)
         if name == "rng":
             value = value.getstate()

@@ -19,6 +19,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from eights import BUILD
 from eights.cards import CardError, parse_cards, sort_key
 from eights.cli_common import (
     INTERRUPTED,
@@ -156,10 +157,11 @@ def show_result(out: Console, game: Game, names: tuple[str, ...]) -> None:
 
 
 def version_text() -> str:
-    """What ``eights --version`` prints: ``eights 0.1.0``."""
+    """What ``eights --version`` prints: ``eights 0.1.0, engine: compiled (mypyc 1.18.2)``, the
+    engine's build (``eights._build``) after the version."""
     from importlib.metadata import version
 
-    return f"eights {version('eights')}"
+    return f"eights {version('eights')}, engine: {BUILD}"
 
 
 def _print_version(given: bool) -> None:

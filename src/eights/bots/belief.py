@@ -55,7 +55,7 @@ from eights.engine.events import (
     SuitNamed,
     redact,
 )
-from eights.engine.game import Game
+from eights.engine.game import Game, shuffle
 from eights.engine.sampling import lacking_mask
 from eights.engine.views import view as view_of
 
@@ -91,6 +91,11 @@ class Belief:
         "size",
         "weights",
     )
+
+    def __new__(cls, *args: object, **kwargs: object) -> Belief:
+        # Spelled out so that pickle's ``Belief.__new__(Belief)`` makes an empty belief in the
+        # compiled build too (a compiled class's default ``__new__`` runs ``__init__``).
+        return super().__new__(cls)
 
     def __init__(
         self, rng: random.Random, model: HeuristicBot, fresh: Callable[[View], Dealer], size: int = PARTICLES
@@ -139,7 +144,7 @@ class Belief:
         cumulative = self._cumulative
         i = bisect.bisect_left(cumulative, rng.random() * cumulative[-1])
         game = self.particles[min(i, len(cumulative) - 1)].clone(rng=rng)
-        rng.shuffle(game.stock)
+        shuffle(rng, game.stock)
         return game
 
     # ----- keeping the particles ------------------------------------------------------------
@@ -332,7 +337,7 @@ class Belief:
         again = isinstance(after, Passed | SuitNamed | CardsDrawn) and after.seat == actor
         mine = {c for e in history[at:] if isinstance(e, CardsDrawn) and e.seat == me and e.cards for c in e.cards}
         order = [j for j in range(len(stock)) if stock[j] not in mine]
-        self.rng.shuffle(order)
+        shuffle(self.rng, order)
         for j in order[:DRAWN_TRIES]:
             stock[j], stock[top] = stock[top], stock[j]
             trial = game.clone()

@@ -66,7 +66,7 @@ from eights.engine.events import (
     SuicideKing,
     SuitNamed,
 )
-from eights.engine.game import Game
+from eights.engine.game import Game, shuffle
 from eights.engine.sampling import draw_constraints, known_cards, sample
 from eights.engine.tables import tables_for
 from eights.engine.views import view as view_of
@@ -90,8 +90,6 @@ MIN_DEALS = 10
 # An edge of the tree: [visits, reward sum, times available, children by seat to act].
 VISITS, TOTAL, AVAIL, CHILDREN = range(4)
 Edge = list[Any]
-
-_SLOTS = tuple(name for name in Game.__slots__ if name not in ("hands", "stock", "discard", "totals", "queue"))
 
 
 class Worlds:
@@ -155,11 +153,9 @@ class Worlds:
     def deal(self) -> Game:
         """A new world: the template game with the hidden cards dealt anew."""
         t = self.template
-        g = Game.__new__(Game)
-        for name in _SLOTS:
-            setattr(g, name, getattr(t, name))
+        g = t.shallow_copy()
         cards = self.hidden[:]
-        self.rng.shuffle(cards)
+        shuffle(self.rng, cards)
         fixed = self.fixed
         if self.constraints:
             fixed = fixed[:]

@@ -21,8 +21,11 @@ import random
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from itertools import product
+from typing import Final, TypeVar, cast
 
-from eights.cards import RANKS, SUITS, Card, Suit, format_cards, rank_text
+from eights.cards import RANKS as _RANKS
+from eights.cards import SUITS as _SUITS
+from eights.cards import Card, Suit, format_cards, rank_text
 from eights.engine import errors
 from eights.engine.actions import (
     BURY,
@@ -68,17 +71,17 @@ from eights.match import Outcome, match_over, match_winners, round_points
 from eights.rules import RulesError, RuleSet
 
 # Phases: what kind of choice the seat to act faces.
-PLAY_PHASE = 0  # play, draw or pass
-SUIT_PHASE = 1  # a wild was laid: its player names a suit
-DRAWN_PHASE = 2  # a drawn card is playable: play it or pass (draw one, may play)
-FOLLOW_PHASE = 3  # after a 3 or 10 (derange): more of its rank, or a follow-me card
-FOLLOW_DRAWN_PHASE = 4  # the card drawn to follow does follow: it must be played
-OVER_PHASE = 5
-JACK_PHASE = 6  # after a queen: the seat to act drops its jacks, one at a time
-BURY_PHASE = 7  # four in a row: the seat to act buries a card
-CHOOSE_DRAW_PHASE = 8  # after a 5: its player chooses who draws
-CHOOSE_SWAP_PHASE = 9  # after a 7: its player chooses whom to swap with
-EXTRA_PHASE = 10  # after a 10: its player plays one more card, or passes when they cannot
+PLAY_PHASE: Final = 0  # play, draw or pass
+SUIT_PHASE: Final = 1  # a wild was laid: its player names a suit
+DRAWN_PHASE: Final = 2  # a drawn card is playable: play it or pass (draw one, may play)
+FOLLOW_PHASE: Final = 3  # after a 3 or 10 (derange): more of its rank, or a follow-me card
+FOLLOW_DRAWN_PHASE: Final = 4  # the card drawn to follow does follow: it must be played
+OVER_PHASE: Final = 5
+JACK_PHASE: Final = 6  # after a queen: the seat to act drops its jacks, one at a time
+BURY_PHASE: Final = 7  # four in a row: the seat to act buries a card
+CHOOSE_DRAW_PHASE: Final = 8  # after a 5: its player chooses who draws
+CHOOSE_SWAP_PHASE: Final = 9  # after a 7: its player chooses whom to swap with
+EXTRA_PHASE: Final = 10  # after a 10: its player plays one more card, or passes when they cannot
 PHASES = (
     "play",
     "name_suit",
@@ -92,56 +95,82 @@ PHASES = (
     "choose_swap",
     "extra_card",
 )
-NO_PENDING = (0, 0, 0, 0, 0)
+NO_PENDING: Final = (0, 0, 0, 0, 0)
+_T = TypeVar("_T")
+# Final names: the compiled build reads them as constants, not as module attributes.
+RANKS: Final = _RANKS
+SUITS: Final = _SUITS
+#: Every field of a game (its ``__slots__``; a compiled class does not keep that attribute).
+FIELDS = (
+    "actions",
+    "active_suit",
+    "armed",
+    "cancel",
+    "chain",
+    "choose_count",
+    "dealer",
+    "direction",
+    "discard",
+    "drawn",
+    "draws",
+    "dupes",
+    "first_dealer",
+    "first_deck",
+    "follow_rank",
+    "hands",
+    "hoarder",
+    "jack_owner",
+    "jack_queue",
+    "last_round",
+    "log",
+    "match_rank",
+    "outcome",
+    "packs",
+    "passes",
+    "pending",
+    "phase",
+    "players",
+    "queue",
+    "resume",
+    "rng",
+    "round_actions",
+    "round_index",
+    "rules",
+    "run_len",
+    "run_number",
+    "seed",
+    "stock",
+    "t",
+    "top_player",
+    "totals",
+    "turn",
+)
+
+
+def shuffle(rng: random.Random, cards: list[_T]) -> None:
+    """``rng.shuffle(cards)``: the same order from the same state of ``rng``.
+
+    For a plain ``random.Random`` this is its own algorithm (``Random.shuffle`` over
+    ``_randbelow_with_getrandbits``) written out, so that the compiled build runs it without a
+    Python call per card; any other random source shuffles by its own method.
+    """
+    if type(rng) is not random.Random:
+        rng.shuffle(cards)
+        return
+    getrandbits = rng.getrandbits
+    for i in range(len(cards) - 1, 0, -1):
+        n = i + 1
+        k = n.bit_length()
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        cards[i], cards[j] = cards[j], cards[i]
 
 
 class Game:
     """A match in progress. See the module docstring."""
 
-    __slots__ = (
-        "actions",
-        "active_suit",
-        "armed",
-        "cancel",
-        "chain",
-        "choose_count",
-        "dealer",
-        "direction",
-        "discard",
-        "drawn",
-        "draws",
-        "dupes",
-        "first_dealer",
-        "first_deck",
-        "follow_rank",
-        "hands",
-        "hoarder",
-        "jack_owner",
-        "jack_queue",
-        "last_round",
-        "log",
-        "match_rank",
-        "outcome",
-        "packs",
-        "passes",
-        "pending",
-        "phase",
-        "players",
-        "queue",
-        "resume",
-        "rng",
-        "round_actions",
-        "round_index",
-        "rules",
-        "run_len",
-        "run_number",
-        "seed",
-        "stock",
-        "t",
-        "top_player",
-        "totals",
-        "turn",
-    )
+    __slots__ = FIELDS
 
     rules: RuleSet
     players: int
@@ -196,6 +225,11 @@ class Game:
     jack_owner: int
     choose_count: int
 
+    def __new__(cls, *args: object, **kwargs: object) -> Game:
+        # Spelled out so that ``Game.__new__(Game)`` makes an empty game in the compiled build too
+        # (a compiled class's default ``__new__`` runs ``__init__``): copies, samples and pickle use it.
+        return super().__new__(cls)
+
     def __init__(
         self,
         rules: RuleSet,
@@ -214,14 +248,13 @@ class Game:
 
         :raises RulesError: when the players, packs or deal cannot be played.
         """
-        self.packs = rules.packs_for(players)
-        self.dupes = len(set(rules.pack(players))) != len(rules.pack(players))
+        self.t = tables_for(rules)
+        _, self.dupes, self.packs = self.t.deck(players)
         self.rules = rules
         self.players = players
         self.seed = int.from_bytes(os.urandom(6), "big") if seed is None else seed
         self.rng = random.Random(self.seed)
         self.log = [] if log else None
-        self.t = tables_for(rules)
         self.totals = [0] * players
         self.outcome = None
         self.last_round = None
@@ -478,17 +511,17 @@ class Game:
         kind = type(action)
         if kind is Play:
             if self.phase == JACK_PHASE:
-                self._drop_jack(action.card)  # type: ignore[attr-defined]
+                self._drop_jack(cast(Play, action).card)
             else:
-                self._play(action)  # type: ignore[arg-type]
+                self._play(cast(Play, action))
         elif kind is Draw:
             self._draw()
         elif kind is NameSuit:
-            self._name_suit(action.suit)  # type: ignore[attr-defined]
+            self._name_suit(cast(NameSuit, action).suit)
         elif kind is Bury:
-            self._bury(action.card)  # type: ignore[attr-defined]
+            self._bury(cast(Bury, action).card)
         elif kind is ChoosePlayer:
-            self._choose(action.seat)  # type: ignore[attr-defined]
+            self._choose(cast(ChoosePlayer, action).seat)
         else:
             self._pass()
         if self.round_actions >= self.t.max_actions and self.phase != OVER_PHASE:
@@ -539,7 +572,7 @@ class Game:
             self._round_over(seat, "out")
             return
         if t.four_in_a_row and self._run(seat, card, len(stack) + 1):
-            self.resume = (0, seat, card, (len(stack) + 1) * 2 + cancelled)
+            self.resume = (0, seat, int(card), (len(stack) + 1) * 2 + cancelled)
             return
         if effect is None:
             self._advance(0, 0, 0)
@@ -598,7 +631,7 @@ class Game:
             self.log.append(FollowMe(seat, card))
 
     def _name_suit(self, suit: int) -> None:
-        self.active_suit = suit
+        self.active_suit = int(suit)  # a plain int, as the compiled build stores it, not the Suit named
         self.match_rank = NAMED
         if self.log is not None:
             self.log.append(SuitNamed(self.turn, Suit(suit)))
@@ -672,7 +705,7 @@ class Game:
         if phase == FOLLOW_PHASE:
             if SUITS[card] == self.active_suit or self.t.wild[card]:
                 self.phase = FOLLOW_DRAWN_PHASE
-                self.drawn = card
+                self.drawn = int(card)
             else:
                 self._advance(0, 0, 0)
             return
@@ -680,7 +713,7 @@ class Game:
         if policy == ONE_MAY_PLAY:
             if self.t.match[(self.match_rank + 1) * 5 + self.active_suit][card]:
                 self.phase = DRAWN_PHASE
-                self.drawn = card
+                self.drawn = int(card)
             else:
                 self._advance(0, 0, 0)
         elif policy == ONE_ENDS_TURN:
@@ -711,7 +744,7 @@ class Game:
         discard = self.discard
         rest = discard[:-1]
         del discard[:-1]
-        self.rng.shuffle(rest)
+        shuffle(self.rng, rest)
         self.stock.extend(rest)
         if self.log is not None:
             self.log.append(Reshuffled(len(rest)))
@@ -820,7 +853,7 @@ class Game:
             self._round_over(seat, "out")
             return
         if self.t.four_in_a_row and self._run(seat, card, 1):
-            self.resume = (1, self.jack_owner, card, 0)  # the drop goes on after the burying
+            self.resume = (1, self.jack_owner, int(card), 0)  # the drop goes on after the burying
             return
         self._next_jack()
 
@@ -847,7 +880,7 @@ class Game:
         for hand in self.hands:
             cards += hand
             hand.clear()
-        self.rng.shuffle(cards)
+        shuffle(self.rng, cards)
         n, d = self.players, self.direction
         size = self.rules.deal
         for _ in range(size):
@@ -904,8 +937,8 @@ class Game:
         t = self.t
         size = self.rules.hand_size(n, self.round_index)
         if deck is None:
-            deck = t.pack(n)
-            self.rng.shuffle(deck)
+            deck = list(t.deck(n)[0])
+            shuffle(self.rng, deck)
         stock = deck[::-1]  # the top of the pack is the end of the list
         dealer = self.dealer
         hands: list[list[Card]] = [[] for _ in range(n)]
@@ -1018,9 +1051,7 @@ class Game:
         ``rng`` becomes the copy's random source; by default it gets a copy of this game's,
         in the same state.
         """
-        other = Game.__new__(Game)
-        for name in Game.__slots__:
-            setattr(other, name, getattr(self, name))
+        other = self.shallow_copy()
         other.hands = [h[:] for h in self.hands]
         other.stock = self.stock[:]
         other.discard = self.discard[:]
@@ -1033,6 +1064,53 @@ class Game:
         other.rng = rng
         other.log = list(self.log) if (log and self.log is not None) else ([] if log else None)
         other.actions = list(self.actions) if log else []
+        return other
+
+    def shallow_copy(self) -> Game:
+        """A new game sharing every field with this one, its lists too: the caller replaces those it changes."""
+        other = Game.__new__(Game)
+        other.actions = self.actions
+        other.active_suit = self.active_suit
+        other.armed = self.armed
+        other.cancel = self.cancel
+        other.chain = self.chain
+        other.choose_count = self.choose_count
+        other.dealer = self.dealer
+        other.direction = self.direction
+        other.discard = self.discard
+        other.drawn = self.drawn
+        other.draws = self.draws
+        other.dupes = self.dupes
+        other.first_dealer = self.first_dealer
+        other.first_deck = self.first_deck
+        other.follow_rank = self.follow_rank
+        other.hands = self.hands
+        other.hoarder = self.hoarder
+        other.jack_owner = self.jack_owner
+        other.jack_queue = self.jack_queue
+        other.last_round = self.last_round
+        other.log = self.log
+        other.match_rank = self.match_rank
+        other.outcome = self.outcome
+        other.packs = self.packs
+        other.passes = self.passes
+        other.pending = self.pending
+        other.phase = self.phase
+        other.players = self.players
+        other.queue = self.queue
+        other.resume = self.resume
+        other.rng = self.rng
+        other.round_actions = self.round_actions
+        other.round_index = self.round_index
+        other.rules = self.rules
+        other.run_len = self.run_len
+        other.run_number = self.run_number
+        other.seed = self.seed
+        other.stock = self.stock
+        other.t = self.t
+        other.top_player = self.top_player
+        other.totals = self.totals
+        other.turn = self.turn
         return other
 
     def events(self, seat: int | None = None) -> Iterable[Event]:

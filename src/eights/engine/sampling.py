@@ -23,7 +23,7 @@ from eights.engine.events import (
     RoundStarted,
     SuicideKing,
 )
-from eights.engine.game import Game
+from eights.engine.game import Game, shuffle
 from eights.engine.tables import Tables, tables_for
 from eights.engine.views import View
 
@@ -164,18 +164,31 @@ def sample(view: View, rng: random.Random) -> Game:
     game.drawn = public.drawn
     game.discard = list(view.discard)
     own = list(view.hand)
-    pool = Counter(ALL_CARDS[c] for c in rules.pack(n))
-    pool -= Counter(own)
-    pool -= Counter(view.discard)
+    # The cards nobody has seen, counted by card id; listed in the pack's order, each as often as unseen.
+    deck = game.t.deck(n)[0]
+    pool = [0] * len(ALL_CARDS)
+    for card in deck:
+        pool[card] += 1
+    for card in own:
+        pool[card] -= 1
+    for card in view.discard:
+        pool[card] -= 1
     known = known_cards(view)
     hands: list[list[Card]] = [[] for _ in range(n)]
     hands[view.seat] = own
     for seat, cards in known.items():
-        take = +(cards & pool)
-        hands[seat] = list(take.elements())[: view.hand_counts[seat]]
-        pool -= Counter(hands[seat])
-    unseen = list(pool.elements())
-    rng.shuffle(unseen)
+        hand: list[Card] = []
+        for card, count in cards.items():
+            hand += [card] * min(count, pool[card])
+        del hand[view.hand_counts[seat] :]
+        for card in hand:
+            pool[card] -= 1
+        hands[seat] = hand
+    unseen: list[Card] = []
+    for card in dict.fromkeys(deck):
+        if pool[card] > 0:
+            unseen += [card] * pool[card]
+    shuffle(rng, unseen)
     for seat in range(n):
         if seat != view.seat:
             need = view.hand_counts[seat] - len(hands[seat])

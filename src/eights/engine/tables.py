@@ -4,13 +4,17 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import lru_cache
+from typing import Final
 
 from eights.cards import ALL_CARDS, JOKER_RANK, NO_SUIT, RANKS, SUITS, Card, parse_rank
 from eights.rules import RuleSet
 from eights.rules.ruleset import card_pattern_matches
 
 # Draw policies as small ints.
-ONE_MAY_PLAY, ONE_ENDS_TURN, UNTIL_PLAYABLE, UP_TO_N = range(4)
+ONE_MAY_PLAY: Final = 0
+ONE_ENDS_TURN: Final = 1
+UNTIL_PLAYABLE: Final = 2
+UP_TO_N: Final = 3
 _POLICY = {
     "one_may_play": ONE_MAY_PLAY,
     "one_ends_turn": ONE_ENDS_TURN,
@@ -19,9 +23,9 @@ _POLICY = {
 }
 
 #: ``match_rank`` after a wild: no card's rank equals it (D3).
-NAMED = -1
+NAMED: Final = -1
 #: ``match_rank`` for "exactly this rank" (a 6 or 9 played on a 3) is ``EXACT + rank``.
-EXACT = 16
+EXACT: Final = 16
 
 #: A card's compiled effect, one count per kind, in this order:
 #: wild, skip, reverse, draw, chain, follow, penalty, choose_draw, swap, extra, jack_drop, ally, suicide, cancel.
@@ -51,6 +55,7 @@ class Tables:
         "bury",
         "chain",
         "chain_survives_out",
+        "decks",
         "draw_at_will",
         "draw_limit",
         "effect",
@@ -134,6 +139,7 @@ class Tables:
         self.follow_blocks_out = rules.follow_blocks_out
         self.starter_reverse_dealer_first = rules.starter_reverse_dealer_first
         self.max_actions = rules.max_actions
+        self.decks: dict[int, tuple[tuple[Card, ...], bool, int]] = {}
 
     def __reduce__(self) -> tuple[Callable[[RuleSet], Tables], tuple[RuleSet]]:
         # Derived from the rule set alone: a copy (pickle, deepcopy) is the cached compilation of
@@ -142,7 +148,21 @@ class Tables:
 
     def pack(self, players: int) -> list[Card]:
         """The full pack, in a fixed order, before shuffling."""
-        return [ALL_CARDS[c] for c in self.rules.pack(players)]
+        return list(self.deck(players)[0])
+
+    def deck(self, players: int) -> tuple[tuple[Card, ...], bool, int]:
+        """The full pack for ``players`` (in a fixed order), whether it holds equal cards, and how
+        many packs it is; worked out once per player count.
+
+        :raises RulesError: when that many players cannot sit at these rules.
+        """
+        found = self.decks.get(players)
+        if found is None:
+            packs = self.rules.packs_for(players)
+            ids = self.rules.pack(players)
+            found = (tuple(ALL_CARDS[c] for c in ids), len(set(ids)) != len(ids), packs)
+            self.decks[players] = found
+        return found
 
 
 def _compile(effects: tuple[str, ...]) -> Effect:
