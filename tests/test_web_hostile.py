@@ -9,6 +9,7 @@ import re
 import socket as socket_module
 import subprocess
 import sys
+import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
@@ -351,7 +352,10 @@ def test_a_busy_port_or_a_bad_address_is_one_line_and_nothing_announced(tmp_path
 @pytest.mark.parametrize(
     ("args", "words"),
     [
-        (("--set-limit", "max_room=5"), "unknown limit 'max_room'; valid limits: rooms_per_client, max_rooms,"),
+        (
+            ("--set-limit", "max_room=5"),
+            "unknown limit 'max_room'; valid limits: rooms_per_client, sheets_per_client,",
+        ),
         (("--set-limit", "max_rooms=lots"), "limit max_rooms: 'lots' is not a whole number"),
         (("--set-limit", "rooms_per_client=often"), "limit rooms_per_client: 'often' is not a rate like 20/hour"),
         (("--set-limit", "max_rooms"), "--set-limit 'max_rooms': give NAME=VALUE, like max_rooms=500"),
@@ -389,3 +393,88 @@ def test_metrics_are_not_for_a_client_behind_the_proxy(server: LiveServer) -> No
     status, answer, _ = call(server.base, "/metrics", headers={"X-Forwarded-For": "198.51.100.7"})
     assert status == 404 and answer == {"error": "there is nothing at that address"}
     assert call(server.base, "/metrics")[0] == 200  # the proxy's own machine (a scraper beside it)
+
+
+# ----- from the review: more doors -------------------------------------------------------------------------
+
+
+def test_a_body_larger_than_any_form_is_refused_unread(server: LiveServer) -> None:
+    huge = {"name": "Ann", "options": {f"k{i}": "v" * 70 for i in range(400)}}
+    status, answer, _ = call(server.base, "/api/rooms", huge)
+    assert status == 413 and answer == {"error": "a request may hold at most 16384 bytes"}
+    many = {"name": "Ann", "seats": ["me", "open"], "options": {f"k{i}": "1" for i in range(65)}}
+    status, answer, _ = call(server.base, "/api/rooms", many)
+    assert status == 400 and answer["error"].startswith("options:")
+
+
+@with_options("--set-limit", "connections_per_client=2", "--set-limit", "sheets_per_client=2/hour")
+def test_score_sheet_sockets_and_sheets_pass_the_same_door(server: LiveServer) -> None:
+    made = [call(server.base, "/api/sheets", {"preset": "classic", "players": ["Ann", "Bob"]}) for _ in range(3)]
+    assert [status for status, _, _ in made] == [200, 200, 429]
+    code = made[0][1]["code"]
+    url = server.base.replace("http", "ws") + f"/ws/sheets/{code}"
+    with pytest.raises(InvalidStatus):
+        connect(url, additional_headers={"Origin": "https://evil.example"}, open_timeout=PATIENCE)
+    with connect(url, open_timeout=PATIENCE), connect(url, open_timeout=PATIENCE):
+        with pytest.raises(InvalidStatus):  # the client's share of sockets counts these too
+            connect(url, open_timeout=PATIENCE)
+        with socket(server) as ws:
+            assert json.loads(ws.recv(timeout=PATIENCE))["code"] == "too_many_connections"
+
+
+def test_a_seated_persons_hello_said_again_is_not_sent_to_everyone(server: LiveServer) -> None:
+    made = room(server, seats=["me", "open"])
+    with socket(server) as host, socket(server) as watcher:
+        say(host, type="hello", room=made["code"], token=made["token"])
+        until(host, "state")
+        say(watcher, type="hello", room=made["code"], token=None)
+        until(watcher, "state")
+        for _ in range(5):
+            say(host, type="hello", room=made["code"], token=made["token"])
+            until(host, "state")
+        say(watcher, type="ping")
+        assert json.loads(watcher.recv(timeout=PATIENCE))["type"] == "pong"
+
+
+@with_options("--set-limit", "hello_seconds=1")
+def test_pings_do_not_put_off_the_hello(server: LiveServer) -> None:
+    with socket(server) as ws, pytest.raises(ConnectionClosed) as closed:
+        for _ in range(200):
+            say(ws, type="ping")
+            ws.recv(timeout=PATIENCE)
+            time.sleep(0.05)
+    assert closed.value.rcvd is not None and closed.value.rcvd.code == 4010
+
+
+@with_options("--set-limit", "rooms_per_client=1/hour", "--trust-proxy", "127.0.0.1")
+def test_every_line_of_x_forwarded_for_is_read(server: LiveServer) -> None:
+    """A proxy that adds a line of its own: the client's forged line before it does not win."""
+    request = (
+        "POST /api/rooms HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+        "X-Forwarded-For: 127.0.0.1\r\nX-Forwarded-For: 203.0.113.9\r\nContent-Length: {n}\r\n"
+        "Connection: close\r\n\r\n{body}"
+    )
+    body = json.dumps({"name": "Ann", "seats": ["me", "open"]})
+    statuses = []
+    for _ in range(2):
+        with socket_module.create_connection(("127.0.0.1", server.port), timeout=PATIENCE) as raw:
+            raw.sendall(request.format(n=len(body), body=body).encode())
+            statuses.append(int(raw.recv(100).split()[1]))
+    assert statuses == [200, 429]  # counted as 203.0.113.9, twice
+    status, _, _ = call(server.base, "/metrics", headers={"X-Forwarded-For": "203.0.113.9"})
+    assert status == 404
+
+
+def test_behind_an_untrusted_proxy_metrics_are_not_public(server: LiveServer) -> None:
+    status, _, _ = call(server.base, "/metrics", headers={"X-Forwarded-For": "198.51.100.3"})
+    assert status == 404
+
+
+def test_a_host_name_made_to_point_here_gets_no_socket(server: LiveServer) -> None:
+    """DNS rebinding: a page of a name of the attacker's that resolves to this machine."""
+    rebound = f"rebind.evil.example:{server.port}"
+    with pytest.raises(InvalidStatus):
+        socket(server, Origin=f"http://{rebound}", Host=rebound)
+    with socket(server, Origin=server.base) as ws:  # the page opened by the machine's address
+        say(ws, type="ping")
+        assert until(ws, "pong")

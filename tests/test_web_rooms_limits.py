@@ -199,3 +199,41 @@ def test_a_saved_room_with_a_budget_of_its_own_is_held_to_the_servers(tmp_path: 
         await hub.close()
 
     asyncio.run(main())
+
+
+def test_spectators_alone_keep_no_room_and_are_let_go_when_it_expires(tmp_path: Path) -> None:
+    clock = Clock()
+
+    async def main() -> None:
+        hub = hub_at(tmp_path, clock, lobby_seconds=100)
+        room, _, _ = await hub.create("Ann", "classic", {}, None, ["me", "open"])
+        watcher, _ = listener()
+        closed: list[bool] = []
+        watcher.close = lambda: closed.append(True)
+        for _ in range(5):  # coming and going, saying hello again: none of it keeps the room
+            await hub.receive(watcher, Hello(type="hello", room=room.code, token=None))
+            clock.now += 30
+        assert hub.sweep() == [room.code]
+        assert closed == [True] and watcher.room is None and room.code not in hub.rooms
+        await hub.close()
+
+    asyncio.run(main())
+
+
+def test_a_stand_ins_move_thought_out_when_its_person_came_back_is_not_played(tmp_path: Path) -> None:
+    clock = Clock()
+
+    async def main() -> None:
+        hub = Hub(Store(database_url(str(tmp_path / "back.db"))), clock=clock, pace=0)
+        room, token, _ = await hub.create("Ann", "classic", {}, None, ["me", "easy"], start=True, away_seconds=5)
+        ann, _ = listener()
+        await hub.receive(ann, Hello(type="hello", room=room.code, token=token))
+        room.seats[0].stand_in = True  # Ann was away, a computer plays for her
+        room.seats[0].connection = None
+        before = room.version
+        back, _ = listener()
+        await hub.receive(back, Hello(type="hello", room=room.code, token=token))
+        assert not room.seats[0].stand_in and room.version > before  # what was thought for her is stale
+        await hub.close()
+
+    asyncio.run(main())

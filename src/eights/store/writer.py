@@ -408,7 +408,7 @@ class Writer:
                 self.changed.wait()
             self.queue.append(batch)
             self.handed += 1
-            if self.thread is None:
+            if self.thread is None or not self.thread.is_alive():  # (again, if an error it could not keep ended it)
                 self.thread = threading.Thread(target=self._run, name="eights-store-writer", daemon=True)
                 self.thread.start()
             if len(self.queue) == 1:  # the thread may be waiting for one (or busy: then it comes for the rest)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import gc
 import html
 import io
@@ -30,7 +31,7 @@ from eights.rules.ruleset import DRAW_POLICIES, EXPANDED_DECK, SCORING_MODES
 from eights.store import Store, StoreError
 from eights.store.sheets import Sheets
 from eights.table.session import SPEED_WORDS
-from eights.web.metrics import CONTENT_TYPE, Metrics, is_local
+from eights.web.metrics import CONTENT_TYPE, Metrics
 from eights.web.protocol import VERSION, ProtocolError, error, parse
 from eights.web.rooms import DEFAULT_AWAY, Connection, Hub, RoomError, rules_from
 from eights.web.scorecard import scorecard_routes
@@ -40,9 +41,12 @@ from eights.web.workers import BotPool
 STATIC = resources.files("eights.web") / "static"
 #: Messages waiting for a slow browser before it is dropped.
 OUTBOX = 512
-#: Closing codes (4000-4999 are the application's own): replaced by a newer connection, too many refused
-#: messages, a reader too slow for its messages, silent too long, too many sockets from one client.
-CLOSE_REPLACED, CLOSE_FLOOD, CLOSE_SLOW, CLOSE_SILENT, CLOSE_LIMIT = 4000, 4008, 4009, 4010, 4029
+#: Closing codes (4000-4999 are the application's own): replaced by a newer connection, the room is gone (it
+#: expired), too many refused messages, a reader too slow for its messages, silent too long, too many
+#: sockets from one client.
+CLOSE_REPLACED, CLOSE_GONE, CLOSE_FLOOD, CLOSE_SLOW, CLOSE_SILENT, CLOSE_LIMIT = 4000, 4004, 4008, 4009, 4010, 4029
+#: The largest HTTP body any route takes (a new room, a round of a score sheet), in bytes.
+MAX_BODY = 16384
 #: What a foreign page's socket gets (RFC 6455's policy violation).
 CLOSE_POLICY = 1008
 #: Room errors that HTTP answers with 429 (too many) rather than 400.
@@ -73,7 +77,9 @@ class NewRoom(BaseModel):
 
     name: Annotated[str, Field(max_length=64)]
     preset: Annotated[str, Field(max_length=40)] = "classic"
-    options: dict[Annotated[str, Field(max_length=40)], Annotated[str, Field(max_length=80)]] = {}
+    options: Annotated[
+        dict[Annotated[str, Field(max_length=40)], Annotated[str, Field(max_length=80)]], Field(max_length=64)
+    ] = {}
     players: Annotated[int, Field(ge=1, le=32)] | None = None
     seats: Annotated[list[Annotated[str, Field(max_length=40)]], Field(max_length=32)] | None = None
     away_seconds: Annotated[int, Field(ge=5, le=3600)] = DEFAULT_AWAY
@@ -140,6 +146,7 @@ def option_space(rules: RuleSet) -> list[dict[str, Any]]:
     return out
 
 
+@functools.cache
 def presets_json() -> dict[str, Any]:
     presets = []
     for name in PRESETS:
@@ -195,17 +202,53 @@ async def gone(message: dict[str, Any]) -> None:
     """Where a closed connection's messages go."""
 
 
+async def bounded(scope: Scope, receive: Receive) -> Receive | None:
+    """The request's body read whole before any route sees it, as a ``receive`` that gives it again; None when
+    it is larger than ``MAX_BODY`` (said by its Content-Length, or found while reading)."""
+    headers = dict(scope.get("headers", []))
+    length = headers.get(b"content-length")
+    if length is not None and (not length.isdigit() or int(length) > MAX_BODY):
+        return None
+    if scope["method"] in ("GET", "HEAD", "OPTIONS") and length is None:
+        return receive
+    messages: list[Message] = []
+    size = 0
+    while True:
+        message = await receive()
+        messages.append(message)
+        if message["type"] != "http.request":
+            break
+        size += len(message.get("body", b""))
+        if size > MAX_BODY:
+            return None
+        if not message.get("more_body", False):
+            break
+
+    async def again() -> Message:
+        return messages.pop(0) if messages else await receive()
+
+    return again
+
+
 class App(FastAPI):
     """The app, with the WebSocket at ``/ws`` taken straight to its handler (``socket``): a connection
     lasts a whole match, and the layers of middleware and routing each kept a coroutine of it alive
     for as long (with their frames and closures: 65 of an idle connection's 172 objects, each looked
-    at by every full garbage collection). Every HTTP answer gets ``SECURITY_HEADERS``."""
+    at by every full garbage collection). Every HTTP answer gets ``SECURITY_HEADERS``; a body larger
+    than ``MAX_BODY`` is refused unread (413); every other socket (the score sheets') passes the same
+    door as ``/ws`` (``door``): its page's origin and its client's share of sockets."""
 
     socket: Callable[[WebSocket], Awaitable[None]]
+    door: Callable[[Scope, Receive, Send], Awaitable[None]]
+    #: Whether a request that makes something a client keeps may go on (its client's share of it).
+    quota: Callable[[Scope], bool]
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] == "websocket" and scope["path"] == "/ws":
-            await self.socket(WebSocket(scope, receive, send))
+        if scope["type"] == "websocket":
+            if scope["path"] == "/ws":
+                await self.socket(WebSocket(scope, receive, send))
+            else:
+                await self.door(scope, receive, send)
         elif scope["type"] == "http":
 
             async def guarded(message: Message) -> None:
@@ -213,9 +256,32 @@ class App(FastAPI):
                     message["headers"] = [*message.get("headers", []), *SECURITY_HEADERS]
                 await send(message)
 
-            await super().__call__(scope, receive, guarded)
+            whole = await bounded(scope, receive)
+            if whole is None:
+                too_big = JSONResponse({"error": f"a request may hold at most {MAX_BODY} bytes"}, status_code=413)
+                await too_big(scope, receive, guarded)
+                return
+            if not self.quota(scope):
+                words = "you have started many score sheets just now: wait a while, or keep one of them"
+                await JSONResponse({"error": words}, status_code=429)(scope, whole, guarded)
+                return
+            await super().__call__(scope, whole, guarded)
         else:
             await super().__call__(scope, receive, send)
+
+    async def route(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """The app's own routing, past the door."""
+        await super().__call__(scope, receive, send)
+
+
+@functools.lru_cache(maxsize=512)
+def qr_svg(url: str) -> bytes:
+    """A QR code of ``url`` as SVG (a few milliseconds each: kept for the rooms asked about most)."""
+    import segno
+
+    out = io.BytesIO()
+    segno.make(url, error="m").save(out, kind="svg", scale=6, border=2)
+    return out.getvalue()
 
 
 def missing_room_page(code: str) -> HTMLResponse:
@@ -267,7 +333,7 @@ def create_app(
 
     def client_of(request: Request | WebSocket) -> str:
         peer = request.client.host if request.client else None
-        return settings.client(peer, request.headers.get("x-forwarded-for"))
+        return settings.client(peer, request.headers.getlist("x-forwarded-for"))
 
     def refused(exc: RoomError) -> JSONResponse:
         status = 429 if exc.code in TOO_MANY else 404 if exc.code == "no_room" else 400
@@ -304,8 +370,8 @@ def create_app(
     @app.get("/metrics", include_in_schema=False)
     async def prometheus(request: Request) -> Response:
         """Prometheus' text format, for this machine (or through a trusted proxy, from it) only."""
-        client = client_of(request)
-        if not (is_local(client) or settings.trusts(client)):
+        peer = request.client.host if request.client else None
+        if not settings.local(peer, request.headers.getlist("x-forwarded-for")):
             return JSONResponse({"error": "there is nothing at that address"}, status_code=404)
         return Response(metrics.text(), media_type=CONTENT_TYPE)
 
@@ -360,15 +426,11 @@ def create_app(
 
     @app.get("/api/rooms/{code}/qr.svg", response_model=None)
     async def room_qr(code: str, request: Request) -> Response:
-        import segno
-
         try:
             room = hub.get(code, client_of(request))
         except RoomError as exc:
             return refused(exc)
-        out = io.BytesIO()
-        segno.make(link(room.code), error="m").save(out, kind="svg", scale=6, border=2)
-        return Response(out.getvalue(), media_type="image/svg+xml")
+        return Response(qr_svg(link(room.code)), media_type="image/svg+xml")
 
     @app.get("/api/rooms/{code}/record", response_model=None)
     async def room_record(
@@ -445,6 +507,12 @@ def create_app(
                     return
 
         sender = asyncio.create_task(pump())
+
+        def end() -> None:  # the hub's way to close it (its room expired)
+            asyncio.get_running_loop().create_task(close(CLOSE_GONE))
+
+        connection.close = end
+        opened = time.monotonic()
         bucket = Bucket(limits.messages_per_second, limits.message_burst)
         refusals = Bucket(limits.refused_per_minute / 60.0, limits.refused_per_minute)
         streak = 0  # messages refused in a row for coming too fast: only some are answered
@@ -460,7 +528,10 @@ def create_app(
 
         try:
             while not closing:
-                patience = limits.hello_seconds if connection.room is None else limits.silent_seconds
+                if connection.room is None:  # counted from the opening: pings do not put a hello off
+                    patience = max(0.0, opened + limits.hello_seconds - time.monotonic())
+                else:
+                    patience = limits.silent_seconds
                 try:
                     frame = await asyncio.wait_for(websocket.receive(), patience)
                 except TimeoutError:
@@ -496,6 +567,30 @@ def create_app(
             hub.guard.close_socket(client)
             sender.cancel()
             connection.send = gone  # its closure held the connection: a cycle that only a full collection frees
+            connection.close = None
+
+    async def door(scope: Scope, receive: Receive, send: Send) -> None:
+        """Every socket but ``/ws`` (a score sheet's): the page's origin and the client's share of sockets."""
+        websocket = WebSocket(scope, receive, send)
+        if not settings.origin_allowed(websocket.headers.get("origin"), websocket.headers.get("host")):
+            await websocket.close(CLOSE_POLICY)
+            return
+        client = client_of(websocket)
+        if not hub.guard.open_socket(client):
+            await websocket.close(CLOSE_LIMIT)
+            return
+        try:
+            await app.route(scope, receive, send)
+        finally:
+            hub.guard.close_socket(client)
+
+    def quota(scope: Scope) -> bool:
+        """A new score sheet counts against its client's share (a new room does in ``Hub.create``)."""
+        if scope["method"] != "POST" or scope["path"] != "/api/sheets":
+            return True
+        return hub.guard.make_sheet(client_of(Request(scope)))
 
     app.socket = socket
+    app.door = door
+    app.quota = quota
     return app

@@ -23,12 +23,17 @@ class Guard:
         self.limits = limits
         self._window = MovingWindowRateLimiter(MemoryStorage())
         self._rooms = limits.rate("rooms_per_client")
+        self._sheets = limits.rate("sheets_per_client")
         self._misses = limits.rate("misses_per_client")
         self.sockets: Counter[str] = Counter()
 
     def make_room(self, client: str) -> bool:
         """Count a room made by ``client``; False when it has made its share for now."""
         return self._window.hit(self._rooms, "rooms", client)
+
+    def make_sheet(self, client: str) -> bool:
+        """Count a score sheet started by ``client``; False when it has started its share for now."""
+        return self._window.hit(self._sheets, "sheets", client)
 
     def may_look_up(self, client: str) -> bool:
         """False while ``client`` has guessed too many codes that led nowhere."""

@@ -10,7 +10,6 @@ they happen.
 
 from __future__ import annotations
 
-import ipaddress
 from collections.abc import Iterator
 from typing import Any
 
@@ -20,19 +19,11 @@ from prometheus_client.registry import Collector
 
 from eights.web.rooms import Hub
 
-__all__ = ["CONTENT_TYPE", "Metrics", "is_local"]
+__all__ = ["CONTENT_TYPE", "Metrics"]
 
 CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
 #: The pool's counts that only grow (the rest are gauges).
 COUNTED = ("decisions", "searches", "fallbacks", "overruns", "refused", "expired", "lost", "restarts")
-
-
-def is_local(address: str) -> bool:
-    """Whether ``address`` is this machine's (loopback)."""
-    try:
-        return ipaddress.ip_address(address).is_loopback
-    except ValueError:
-        return False
 
 
 class HubCollector(Collector):

@@ -45,7 +45,9 @@ class Setup(_Message):
     type: Literal["setup"]
     version: int
     preset: Annotated[str, Field(max_length=40)]
-    options: dict[Annotated[str, Field(max_length=40)], Annotated[str, Field(max_length=80)]] = {}
+    options: Annotated[
+        dict[Annotated[str, Field(max_length=40)], Annotated[str, Field(max_length=80)]], Field(max_length=64)
+    ] = {}
     players: Annotated[int, Field(ge=1, le=32)]
     seats: Annotated[list[Annotated[str, Field(max_length=40)]], Field(max_length=32)]
     away_seconds: Annotated[int, Field(ge=5, le=3600)] = 60

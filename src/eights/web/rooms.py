@@ -122,6 +122,8 @@ class Connection:
     replaced: bool = False
     #: Set when its socket is closed or closing (a failed send, a reader too slow): it gets nothing more.
     closed: bool = False
+    #: Closes its socket (the hub's way to end a connection, as when its room expires).
+    close: Callable[[], None] | None = None
 
 
 @dataclass
@@ -324,11 +326,11 @@ class Hub:
             version=self.first_version,
         )
         self._touch(room)
-        self.rooms[room.code] = room
         async with room.lock:
             if start:
                 self._deal(room)
             self._save(room)
+        self.rooms[room.code] = room  # only once dealt and saved: a failure leaves nothing behind
         if start:
             self._run(room)
         return room, token, room.host_seat
@@ -473,17 +475,22 @@ class Hub:
         gone = [
             code
             for code, room in self.rooms.items()
-            if not room.connections and now - room.touched > self.lifetime(room.phase)
+            if not room.people_here() and now - room.touched > self.lifetime(room.phase)
         ]
         for code in gone:
             room = self.rooms.pop(code)
             if room.runner is not None:
                 room.runner.cancel()
+            for watcher in room.connections:  # spectators alone do not keep a room
+                watcher.room = None
+                watcher.closed = True
+                if watcher.close is not None:
+                    watcher.close()
         asleep = [code for code, (saved, used) in self.dormant.items() if now - used > self.lifetime(saved.phase)]
         for code in asleep:
             del self.dormant[code]
         gone += asleep
-        used = [code for code, room in self.rooms.items() if room.fresh or room.connections]
+        used = [code for code, room in self.rooms.items() if room.fresh or room.people_here()]
         self.saved.delete(gone)
         self.saved.touch(used)
         for code in used:
@@ -565,27 +572,34 @@ class Hub:
             seat = next((i for i in people if same_token(token, room.seats[i].token)), None)
             if seat is None:
                 raise RoomError("bad_token", "that seat token is not one of this room's: you join as a spectator")
+        if connection.room is not None and connection.room is not room:
+            await self.disconnect(connection)  # the room it leaves hears of it, and times its away person
         async with room.lock:
-            full = len(room.connections) >= self.limits.connections_per_room
-            if connection.room is not room and seat is None and full:
-                raise RoomError("room_full", "this room has as many watchers as it can take: try again later")
-            await self._leave(connection)
-            connection.room, connection.seat, connection.log = room, seat, None
-            room.connections.append(connection)
-            self._touch(room)
+            again = connection.room is room and connection.seat == seat and connection in room.connections
+            if not again:
+                full = len(room.connections) >= self.limits.connections_per_room
+                if connection.room is not room and seat is None and full:
+                    raise RoomError("room_full", "this room has as many watchers as it can take: try again later")
+                await self._leave(connection)
+                connection.room, connection.seat = room, seat
+                room.connections.append(connection)
+            connection.log = None
+            if seat is not None:
+                self._touch(room)
             await self._send(
                 connection, {"type": "welcome", "room": room.code, "seat": seat, "host": seat == room.host_seat}
             )
-            if seat is not None:
+            if seat is not None and not again:
                 await self._take_seat(room, seat, connection)
-                await self.broadcast(room)
-            else:
+                await self.broadcast(room)  # a seat's person came back: everyone sees it
+            else:  # a spectator, or a hello said again: only its sender hears
                 await self._send_state(room, connection)
                 if connection.closed:
                     await self._leave(connection)
         self._run(room)
 
     async def _take_seat(self, room: Room, seat: int, connection: Connection) -> None:
+        """Seat ``connection``'s person (come back, or on another device)."""
         state = room.seats[seat]
         previous = state.connection
         state.connection = connection
@@ -596,6 +610,8 @@ class Hub:
             await self._send(previous, {"type": "replaced"})
         if state.stand_in or state.away or room.away_since is not None:
             self._settle_away(room)
+            if state.stand_in:
+                room.version += 1  # a stand-in's move thought out meanwhile is not played: the person is back
             state.stand_in, state.away = False, 0.0
             room.stand_ins.pop(seat, None)
             self._wake(room)
@@ -686,8 +702,8 @@ class Hub:
         async with room.lock:
             seated = connection.seat is not None and connection.room is room
             await self._leave(connection)
-            self._touch(room)
-            if seated:
+            if seated:  # (a spectator coming and going keeps no room alive)
+                self._touch(room)
                 await self.broadcast(room)
         self._run(room)
 

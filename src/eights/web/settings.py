@@ -27,6 +27,8 @@ class Limits:
 
     #: Rooms one client (address) may make, as a rate (``limits``' notation: "20/hour", "5/minute").
     rooms_per_client: str = "30/hour"
+    #: Score sheets one client may start on the web, as a rate.
+    sheets_per_client: str = "30/hour"
     #: Rooms held at once (live, saved and restored); past it new rooms are refused until some expire.
     max_rooms: int = 2000
     #: Seconds a lobby nobody has touched lives (no match started, no message that changed it).
@@ -115,6 +117,35 @@ def check_proxy(address: str) -> ipaddress.IPv4Network | ipaddress.IPv6Network:
         ) from None
 
 
+def is_address(text: str) -> bool:
+    try:
+        ipaddress.ip_address(text)
+    except ValueError:
+        return False
+    return True
+
+
+def is_loopback(text: str) -> bool:
+    try:
+        return ipaddress.ip_address(text).is_loopback
+    except ValueError:
+        return False
+
+
+def client_key(address: str) -> str:
+    """What a client's limits are counted by: its address, or an IPv6 address's /64 network."""
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return address
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        if not ip.is_loopback:
+            return str(ipaddress.ip_network(f"{ip}/64", strict=False))
+    return str(ip)
+
+
 @dataclass(frozen=True)
 class Settings:
     """How the server faces the world: its limits, its public address and the proxies it trusts."""
@@ -132,23 +163,40 @@ class Settings:
             return False
         return any(ip in network for network in self.trusted_proxies)
 
-    def client(self, peer: str | None, forwarded: str | None) -> str:
-        """The client's address: the socket's peer, or, when the peer is a trusted proxy, the last address in
-        ``X-Forwarded-For`` that is not a trusted proxy (the one the nearest trusted proxy saw)."""
+    def client(self, peer: str | None, forwarded: list[str]) -> str:
+        """The client, as its limits count it: the socket's peer, or, when the peer is a trusted proxy, the last
+        address of ``X-Forwarded-For`` (every line of it, in order) that is not a trusted proxy (the one the
+        nearest trusted proxy saw). An IPv6 client is its /64 network: one subscriber holds a whole /64."""
         address = peer or "unknown"
         if forwarded and self.trusts(address):
-            for hop in reversed([h.strip() for h in forwarded.split(",") if h.strip()]):
+            hops = [hop.strip() for line in forwarded for hop in line.split(",") if hop.strip()]
+            for hop in reversed(hops):
                 address = hop
                 if not self.trusts(hop):
                     break
-        return address
+        return client_key(address)
+
+    def local(self, peer: str | None, forwarded: list[str]) -> bool:
+        """Whether a request comes from this machine (or a trusted proxy) itself, not from someone it forwards:
+        a loopback or trusted peer with no ``X-Forwarded-For``, or a trusted proxy forwarding a loopback client.
+        An untrusted proxy here forwarding anyone is not local."""
+        if peer is None:
+            return False
+        if not forwarded:
+            return is_loopback(peer) or self.trusts(peer)
+        return self.trusts(peer) and is_loopback(self.client(peer, forwarded))
 
     def origin_allowed(self, origin: str | None, host: str | None) -> bool:
-        """A WebSocket's ``Origin``: none (not a browser), the public address's, or the page's own host."""
+        """A WebSocket's ``Origin``: none (not a browser), the public address's, or the page's own host where
+        that host is an address or ``localhost`` (a page opened by the machine's address on the local
+        network); never a host name other than the public one (a name made to point here: DNS rebinding)."""
         if origin is None:
             return True
         parts = urlsplit(origin)
         public = urlsplit(self.public_url)
         if (parts.scheme, parts.netloc) == (public.scheme, public.netloc):
             return True
-        return host is not None and parts.netloc == host
+        if host is None or parts.netloc != host:
+            return False
+        name = parts.hostname or ""
+        return name == "localhost" or is_address(name)
