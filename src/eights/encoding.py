@@ -54,6 +54,9 @@ named_suits         n x 4         the last suit each seat named this round (one-
 ==================  ============  ==========================================================
 
 Every number is 0 or more; counts are raw (not scaled), so a learner may scale them itself.
+
+``table_text(game)`` is the table in plain lines as the seat to act sees it (PettingZoo's ansi
+render, OpenSpiel's state string).
 """
 
 from __future__ import annotations
@@ -62,7 +65,7 @@ from collections.abc import Iterable
 from itertools import product
 
 from eights.cards import CARD_COUNT, RANKS, Card
-from eights.engine import Action, View
+from eights.engine import Action, Game, View, view
 from eights.engine.actions import BURY, CHOOSE, DRAW, NAME_SUIT, PASS, PLAY, Play
 from eights.engine.events import CardBuried, CardPlayed, CardsDrawn, JackDropped, SuitNamed
 from eights.engine.game import PHASES
@@ -70,6 +73,8 @@ from eights.rules import RuleSet
 
 #: Ranks run 1 (ace) to 14 (a joker): a one-hot of a rank has a slot 0 for none.
 RANK_SLOTS = 15
+#: The events the plain table repeats, the latest last.
+RENDERED_EVENTS = 6
 #: The effects that make a player choose a seat.
 CHOOSING_EFFECTS = ("choose_draw", "swap")
 
@@ -243,4 +248,31 @@ def encode(view: View) -> list[float]:
     return vector
 
 
-__all__ = ["ActionSpace", "encode", "observation_layout", "observation_size", "stacked_plays"]
+def table_text(game: Game) -> str:
+    """The table as the seat to act sees it (a spectator's once the game is over), in plain lines."""
+    seat = game.to_act if game.to_act >= 0 else None
+    v = view(game, seat)
+    rules = v.rules
+    way = "clockwise" if v.direction == 1 else "counter-clockwise"
+    suit = v.active_suit.name.lower() if v.active_suit is not None else "a suit to be named"
+    rounds = f" of {v.rounds}" if v.rounds else ""
+    lines = [f"{rules.title}: round {v.round}{rounds}, {v.players} players, play goes {way}"]
+    lines.append(
+        f"Top card {v.top.pretty()}, suit to follow {suit}{' (named)' if v.suit_named else ''}; "
+        f"stock {v.stock_count}, discard pile {v.discard_count}"
+    )
+    if v.chain:
+        lines.append(f"A chain of 2s is pending: {v.chain} cards.")
+    for other in range(v.players):
+        marks = (" dealer" if other == v.dealer else "") + (" to act" if other == v.to_act else "")
+        lines.append(f"  seat {other}: {v.hand_counts[other]} cards, score {v.totals[other]}{marks}")
+    if seat is not None:
+        lines.append(f"Seat {seat}'s hand: {' '.join(c.pretty() for c in sorted(v.hand)) or 'empty'}")
+        lines.append(f"Phase {v.phase}; legal: {', '.join(str(a) for a in v.legal)}")
+    else:
+        lines.append(f"Game over: winners {', '.join(f'seat {w}' for w in v.winners or ())}")
+    lines += [f"  {event.words()}" for event in v.history[-RENDERED_EVENTS:]]
+    return "\n".join(lines)
+
+
+__all__ = ["ActionSpace", "encode", "observation_layout", "observation_size", "stacked_plays", "table_text"]

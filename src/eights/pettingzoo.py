@@ -44,15 +44,13 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from eights.bots import Bot, make_bot
-from eights.encoding import ActionSpace, encode, observation_size
+from eights.encoding import ActionSpace, encode, observation_size, table_text
 from eights.engine import Game, View, view
 from eights.engine.actions import Action
 from eights.rules import RuleSet, load_preset
 from eights.tournament import wilson
 
 REWARDS = ("outcome", "points")
-#: The events the ansi table repeats, the latest last.
-RENDERED_EVENTS = 6
 
 Observation = dict[str, NDArray[Any]]
 
@@ -218,33 +216,6 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's name for the unwrap
         self.game = None
 
 
-def table_text(game: Game) -> str:
-    """The table as the seat to act sees it (a spectator's once the game is over), in plain lines."""
-    seat = game.to_act if game.to_act >= 0 else None
-    v = view(game, seat)
-    rules = v.rules
-    way = "clockwise" if v.direction == 1 else "counter-clockwise"
-    suit = v.active_suit.name.lower() if v.active_suit is not None else "a suit to be named"
-    rounds = f" of {v.rounds}" if v.rounds else ""
-    lines = [f"{rules.title}: round {v.round}{rounds}, {v.players} players, play goes {way}"]
-    lines.append(
-        f"Top card {v.top.pretty()}, suit to follow {suit}{' (named)' if v.suit_named else ''}; "
-        f"stock {v.stock_count}, discard pile {v.discard_count}"
-    )
-    if v.chain:
-        lines.append(f"A chain of 2s is pending: {v.chain} cards.")
-    for other in range(v.players):
-        marks = (" dealer" if other == v.dealer else "") + (" to act" if other == v.to_act else "")
-        lines.append(f"  seat {other}: {v.hand_counts[other]} cards, score {v.totals[other]}{marks}")
-    if seat is not None:
-        lines.append(f"Seat {seat}'s hand: {' '.join(c.pretty() for c in sorted(v.hand)) or 'empty'}")
-        lines.append(f"Phase {v.phase}; legal: {', '.join(str(a) for a in v.legal)}")
-    else:
-        lines.append(f"Game over: winners {', '.join(f'seat {w}' for w in v.winners or ())}")
-    lines += [f"  {event.words()}" for event in v.history[-RENDERED_EVENTS:]]
-    return "\n".join(lines)
-
-
 def env(
     preset: str | None = "classic",
     players: int = 4,
@@ -328,4 +299,4 @@ def random_policy(seed: int | None = None) -> Policy:
     return choose
 
 
-__all__ = ["bot_action", "env", "evaluate", "random_policy", "raw_env", "rule_set", "table_text"]
+__all__ = ["bot_action", "env", "evaluate", "random_policy", "raw_env", "rule_set"]
