@@ -87,7 +87,7 @@ def panels(result: LabResult) -> list[Panel]:
         Panel(
             "How the match goes",
             "share",
-            ["last round decides", "blocked rounds", "turns with one legal move"],
+            ["last round decides", "blocked rounds", "moves with one legal choice"],
             each("last_round_decides", "blocked_rounds", "one_legal_move"),
             percent=True,
         ),
@@ -194,7 +194,7 @@ ROWS = (
     ("last round decides", "last_round_decides", True),
     ("blocked rounds", "blocked_rounds", True),
     ("cards drawn per turn", "cards_drawn_per_turn", False),
-    ("turns with one legal move", "one_legal_move", True),
+    ("moves with one legal choice", "one_legal_move", True),
     ("expert beats normal", "expert_beats_normal", True),
     ("normal beats easy", "normal_beats_easy", True),
 )
@@ -225,7 +225,7 @@ def notes(result: LabResult) -> list[str]:
 
     games = ", ".join(f"{v.name} {v.games['table']}/{v.games['skill']}/{v.games['base']}" for v in result.variants)
     lines = [
-        "Each figure with its 95% interval. Length, seats, lead, blocked rounds, draws and one-move turns "
+        "Each figure with its 95% interval. Length, seats, lead, blocked rounds, draws and one-choice moves "
         "come from games of normal players in every seat; seats are counted from the first dealer.",
         f"Skill: expert@{result.budget} (a smaller search budget than the expert's 1 s a move: {result.budget} "
         "iterations) against normal, and normal against easy (random moves), seats rotating and each deal "

@@ -5,7 +5,8 @@ For each rule set the lab plays three kinds of games at the same table size, ``g
 - ``table``: the normal player in every seat. Every figure but the skill ones comes from these:
   length (turns, rounds, actions, minutes at a person's pace), each seat's win rate (seats counted
   from the first dealer: position 0 deals, position 1 plays first), lead changes and the last
-  round deciding the match, blocked rounds, cards drawn per turn, and turns with one legal move.
+  round deciding the match, blocked rounds, cards drawn per turn, and moves with one legal choice
+  (every decision counts: a play, a draw, naming a suit...).
 - ``skill``: the expert, on a fixed search budget (``expert@BUDGET`` iterations a move), against
   the normal player; ``base``: the normal player against the easy one (random moves). Each is a
   game of ``eights.tournament.play_one``: the entrants take the seats in turn, seats rotate, each
@@ -17,7 +18,7 @@ order never matters: results are put back in task order before they are totalled
 
 Intervals: a win rate or a share of games has the Wilson interval (``eights.tournament.wilson``);
 a mean per game, the normal one (mean +- 1.96 standard errors); a figure per turn or per round
-(cards drawn per turn, turns with one legal move, blocked rounds), the ratio of the totals with
+(cards drawn per turn, moves with one legal choice, blocked rounds), the ratio of the totals with
 the delta-method interval over games (the turns of one game are not independent).
 """
 
@@ -26,8 +27,8 @@ from __future__ import annotations
 import math
 import os
 import signal
-from collections.abc import Callable, Iterable, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from collections.abc import Callable, Sequence
+from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -188,14 +189,11 @@ def run_local(tasks: list[Task], jobs: int, done: dict[Key, Any], on_game: OnGam
     futures: dict[Future[TableGame | GameResult], Task] = {}
     try:
         futures = {pool.submit(play_task, task): task for task in tasks}
-        pending: Iterable[Future[TableGame | GameResult]] = futures
-        while pending:
-            finished, pending = wait(pending, return_when=FIRST_COMPLETED)
-            for future in finished:
-                task = futures[future]
-                done[(task.variant, task.kind, task.index)] = future.result()
-                if on_game is not None:
-                    on_game(task)
+        for future in as_completed(futures):
+            task = futures[future]
+            done[(task.variant, task.kind, task.index)] = future.result()
+            if on_game is not None:
+                on_game(task)
     except KeyboardInterrupt:
         pool.shutdown(wait=True, cancel_futures=True)
         for future, task in futures.items():
