@@ -52,6 +52,14 @@ def test_mean_and_ratio_intervals_on_hand_computed_cases() -> None:
     assert ratio_of([2, 4], [1, 2]) == Estimate(2.0, 2.0, 2.0)  # every game at the same ratio
 
 
+def test_intervals_are_cut_to_what_the_figure_can_be() -> None:
+    rare = [TableGame(0, (1,), 2, 10, 12, 0, int(i == 0), 4, 3 * int(i == 0), True) for i in range(5)]
+    assert mean_of([3, 0, 0, 0, 0]).low < 0  # the normal interval alone reaches below 0
+    figures, _ = table_figures(rare, 4)
+    assert figures["lead_changes"].low == 0.0 and figures["lead_changes"].value == pytest.approx(0.6)
+    assert figures["blocked_rounds"].low == 0.0 and figures["blocked_rounds"].value == pytest.approx(0.1)
+
+
 def test_leaders_follow_the_rules_direction() -> None:
     assert leaders((10, 30, 30), lowest_wins=False) == {1, 2}
     assert leaders((10, 30, 30), lowest_wins=True) == {0}

@@ -265,7 +265,8 @@ def table_text(game: Game) -> str:
         lines.append(f"A chain of 2s is pending: {v.chain} cards.")
     for other in range(v.players):
         marks = (" dealer" if other == v.dealer else "") + (" to act" if other == v.to_act else "")
-        lines.append(f"  seat {other}: {v.hand_counts[other]} cards, score {v.totals[other]}{marks}")
+        cards = v.hand_counts[other]
+        lines.append(f"  seat {other}: {cards} card{'' if cards == 1 else 's'}, score {v.totals[other]}{marks}")
     if seat is not None:
         lines.append(f"Seat {seat}'s hand: {' '.join(c.pretty() for c in sorted(v.hand)) or 'empty'}")
         lines.append(f"Phase {v.phase}; legal: {', '.join(str(a) for a in v.legal)}")

@@ -19,7 +19,8 @@ order never matters: results are put back in task order before they are totalled
 Intervals: a win rate or a share of games has the Wilson interval (``eights.tournament.wilson``);
 a mean per game, the normal one (mean +- 1.96 standard errors); a figure per turn or per round
 (cards drawn per turn, moves with one legal choice, blocked rounds), the ratio of the totals with
-the delta-method interval over games (the turns of one game are not independent).
+the delta-method interval over games (the turns of one game are not independent). These two are
+cut to what the figure can be: never below 0, a share never above 1.
 """
 
 from __future__ import annotations
@@ -270,8 +271,9 @@ class Estimate:
     def shifted(self, by: float) -> Estimate:
         return Estimate(self.value + by, self.low + by, self.high + by)
 
-    def scaled(self, by: float) -> Estimate:
-        return Estimate(self.value * by, self.low * by, self.high * by)
+    def within(self, low: float, high: float = math.inf) -> Estimate:
+        """The interval cut to what the figure can be (a count is never negative, a share at most 1)."""
+        return Estimate(self.value, max(low, self.low), min(high, self.high))
 
 
 def _plain(x: float) -> float | None:
@@ -350,14 +352,16 @@ class VariantFigures:
 def table_figures(games: list[TableGame], players: int) -> tuple[dict[str, Estimate], list[Estimate]]:
     n = len(games)
     figures = {
-        "turns": mean_of([g.turns for g in games]),
-        "rounds": mean_of([g.rounds for g in games]),
-        "actions": mean_of([g.actions for g in games]),
-        "minutes": mean_of([(g.actions * SECONDS_PER_ACTION + g.rounds * SECONDS_PER_DEAL) / 60 for g in games]),
-        "cards_drawn_per_turn": ratio_of([g.cards_drawn for g in games], [g.turns for g in games]),
-        "one_legal_move": ratio_of([g.one_legal for g in games], [g.actions for g in games]),
-        "blocked_rounds": ratio_of([g.blocked_rounds for g in games], [g.rounds for g in games]),
-        "lead_changes": mean_of([g.lead_changes for g in games]),
+        "turns": mean_of([g.turns for g in games]).within(0),
+        "rounds": mean_of([g.rounds for g in games]).within(0),
+        "actions": mean_of([g.actions for g in games]).within(0),
+        "minutes": mean_of([(g.actions * SECONDS_PER_ACTION + g.rounds * SECONDS_PER_DEAL) / 60 for g in games]).within(
+            0
+        ),
+        "cards_drawn_per_turn": ratio_of([g.cards_drawn for g in games], [g.turns for g in games]).within(0),
+        "one_legal_move": ratio_of([g.one_legal for g in games], [g.actions for g in games]).within(0, 1),
+        "blocked_rounds": ratio_of([g.blocked_rounds for g in games], [g.rounds for g in games]).within(0, 1),
+        "lead_changes": mean_of([g.lead_changes for g in games]).within(0),
         "last_round_decides": rate_of(sum(g.last_round_decided for g in games), n),
     }
     wins = [0.0] * players
