@@ -27,9 +27,12 @@ from __future__ import annotations
 
 import math
 import os
+import queue
 import signal
-from collections.abc import Callable, Sequence
-from concurrent.futures import Future, ProcessPoolExecutor, as_completed
+import threading
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import Future, ProcessPoolExecutor
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -49,6 +52,8 @@ DEFAULT_BUDGET = 100
 #: A person's pace, for the minutes a game takes: seconds an action, and to shuffle and deal a round.
 SECONDS_PER_ACTION = 4.0
 SECONDS_PER_DEAL = 60.0
+#: How often the loops waiting for games look whether Ctrl-C was pressed.
+POLL_SECONDS = 0.2
 #: Games of each kind a Ray task plays (a Ray task costs more to start than a process pool's).
 RAY_BATCH = 8
 
@@ -172,36 +177,74 @@ OnGame = Callable[[object], None]
 
 
 def _ignore_interrupts() -> None:
-    # Ctrl-C reaches every process of the terminal's group: the workers leave it to the parent,
-    # which stops handing out games and reports the ones played.
+    # Ctrl-C reaches every process of the terminal's group: the workers leave it to the parent.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
-def run_local(tasks: list[Task], jobs: int, done: dict[Key, Any], on_game: OnGame | None) -> None:
-    """Play ``tasks`` here (``jobs`` 1) or in ``jobs`` processes, into ``done``; Ctrl-C
-    (``KeyboardInterrupt``) stops handing out games and propagates once the running ones are in."""
+class Stopped(Exception):
+    """Ctrl-C (or an ``on_game`` that raised ``KeyboardInterrupt``): no more games are handed out."""
+
+
+@contextmanager
+def interrupts_stop(stop: threading.Event) -> Iterator[None]:
+    """While the games run, Ctrl-C sets ``stop`` instead of raising wherever the main thread happens
+    to be (inside the process pool's own code, a KeyboardInterrupt can leave its workers playing on);
+    the loops look at it between games. Outside the main thread, signals are left as they are."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, lambda _signum, _frame: stop.set())
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+def _finished(done: dict[Key, Any], task: Task, result: TableGame | GameResult, on_game: OnGame | None) -> None:
+    done[(task.variant, task.kind, task.index)] = result
+    if on_game is not None:
+        on_game(task)
+
+
+def run_local(
+    tasks: list[Task], jobs: int, done: dict[Key, Any], on_game: OnGame | None, stop: threading.Event
+) -> None:
+    """Play ``tasks`` here (``jobs`` 1) or in ``jobs`` processes, into ``done``, until ``stop`` is set.
+
+    :raises Stopped: once ``stop`` is set, with the games that had ended in ``done``.
+    """
     if jobs == 1:
         for task in tasks:
-            done[(task.variant, task.kind, task.index)] = play_task(task)
-            if on_game is not None:
-                on_game(task)
+            if stop.is_set():
+                raise Stopped
+            _finished(done, task, play_task(task), on_game)
         return
-    pool = ProcessPoolExecutor(max_workers=min(jobs, len(tasks)), initializer=_ignore_interrupts)
-    futures: dict[Future[TableGame | GameResult], Task] = {}
-    try:
-        futures = {pool.submit(play_task, task): task for task in tasks}
-        for future in as_completed(futures):
-            task = futures[future]
-            done[(task.variant, task.kind, task.index)] = future.result()
-            if on_game is not None:
-                on_game(task)
-    except KeyboardInterrupt:
-        pool.shutdown(wait=True, cancel_futures=True)
-        for future, task in futures.items():
-            if future.done() and not future.cancelled() and future.exception() is None:
-                done[(task.variant, task.kind, task.index)] = future.result()
-        raise
-    pool.shutdown()
+    ended: queue.SimpleQueue[Future[TableGame | GameResult]] = queue.SimpleQueue()
+    with ProcessPoolExecutor(max_workers=min(jobs, len(tasks)), initializer=_ignore_interrupts) as pool:
+        futures: dict[Future[TableGame | GameResult], Task] = {}
+        for task in tasks:
+            future = pool.submit(play_task, task)
+            futures[future] = task
+            future.add_done_callback(ended.put)
+        left = len(futures)
+        try:
+            while left:
+                if stop.is_set():
+                    raise Stopped
+                try:
+                    future = ended.get(timeout=POLL_SECONDS)
+                except queue.Empty:
+                    continue
+                left -= 1
+                if not future.cancelled():
+                    _finished(done, futures[future], future.result(), on_game)
+        except (Stopped, KeyboardInterrupt):
+            pool.shutdown(wait=True, cancel_futures=True)
+            for future, task in futures.items():
+                key = (task.variant, task.kind, task.index)
+                if key not in done and future.done() and not future.cancelled() and future.exception() is None:
+                    done[key] = future.result()
+            raise Stopped from None
 
 
 def ray_missing() -> str | None:
@@ -213,9 +256,12 @@ def ray_missing() -> str | None:
     return None
 
 
-def run_ray(tasks: list[Task], done: dict[Key, Any], on_game: OnGame | None) -> None:
+def run_ray(tasks: list[Task], done: dict[Key, Any], on_game: OnGame | None, stop: threading.Event) -> None:
     """Play ``tasks`` on a Ray cluster: the one ``RAY_ADDRESS`` names, else a local one started for the
-    lab (on every core, without its dashboard) and stopped after it."""
+    lab (on every core, without its dashboard) and stopped after it.
+
+    :raises Stopped: once ``stop`` is set, the games not yet ended cancelled.
+    """
     import logging
 
     import ray
@@ -238,16 +284,16 @@ def run_ray(tasks: list[Task], done: dict[Key, Any], on_game: OnGame | None) -> 
     pending = list(refs)
     try:
         while pending:
-            finished, pending = ray.wait(pending, num_returns=1)
+            if stop.is_set():
+                raise Stopped
+            finished, pending = ray.wait(pending, num_returns=1, timeout=POLL_SECONDS)
             for ref in finished:
                 for task, result in zip(refs[ref], ray.get(ref), strict=True):
-                    done[(task.variant, task.kind, task.index)] = result
-                    if on_game is not None:
-                        on_game(task)
-    except KeyboardInterrupt:
+                    _finished(done, task, result, on_game)
+    except (Stopped, KeyboardInterrupt):
         for ref in pending:
             ray.cancel(ref, force=True)
-        raise
+        raise Stopped from None
     finally:
         if started:
             ray.shutdown()
@@ -454,8 +500,9 @@ def run_lab(
     on_game: OnGame | None = None,
     on_start: Callable[[int], None] | None = None,
 ) -> LabResult:
-    """Play the lab and total it; see the module docstring. Ctrl-C (``KeyboardInterrupt``) during the
-    games gives the figures of the games played, marked ``partial``. ``on_start(games)`` is called
+    """Play the lab and total it; see the module docstring. Ctrl-C during the games (in the main
+    thread; or an ``on_game`` that raises ``KeyboardInterrupt``) stops handing out games, lets the
+    running ones end and gives the figures of the games played, marked ``partial``. ``on_start(games)`` is called
     as the games begin, ``on_game(task)`` after each.
 
     :raises LabError: for no rule set, fewer than one game, a bad budget, jobs or cluster.
@@ -482,19 +529,20 @@ def run_lab(
     tasks = tasks_for(rulesets, players, games, seed, budget)
     done: dict[Key, Any] = {}
     partial = False
+    if cluster == "ray" and (missing := ray_missing()):
+        raise LabError(missing)
     start = time.perf_counter()
-    try:
-        if on_start is not None:
-            on_start(len(tasks))  # within the try: a Ctrl-C from here on gives the (empty) report
-        if cluster == "ray":
-            missing = ray_missing()
-            if missing:
-                raise LabError(missing)
-            run_ray(tasks, done, on_game)
-        else:
-            run_local(tasks, jobs, done, on_game)
-    except KeyboardInterrupt:
-        partial = True
+    stop = threading.Event()
+    with interrupts_stop(stop):
+        try:
+            if on_start is not None:
+                on_start(len(tasks))
+            if cluster == "ray":
+                run_ray(tasks, done, on_game, stop)
+            else:
+                run_local(tasks, jobs, done, on_game, stop)
+        except (Stopped, KeyboardInterrupt):
+            partial = True
     return LabResult(
         players=players,
         games=games,
