@@ -136,7 +136,12 @@ def test_openspiel_ismcts_and_mcts_play_it() -> None:
         deal(state, seed)
         while not state.is_terminal():
             state.apply_action_with_legality_check(bots[state.current_player()].step(state))
-        assert sorted(state.returns()) == [-1.0, 1.0]
+        # ISMCTS resamples with OpenSpiel's unseeded sampler, so the game is not the same each run;
+        # a blocked round can end in a tie, which both seats win
+        returns = state.returns()
+        assert set(returns) <= {-1.0, 1.0} and 1.0 in returns
+        assert isinstance(state, EightsState) and state.game is not None and state.game.outcome is not None
+        assert returns == [1.0 if s in state.game.outcome.winners else -1.0 for s in range(2)]
 
 
 def test_options_load_from_a_dict_and_from_the_game_s_own_string() -> None:
