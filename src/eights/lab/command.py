@@ -8,9 +8,9 @@ from typing import Annotated
 
 import typer
 
-from eights.cli_common import count, fail, progress_bar
+from eights.cli_common import INTERRUPTED, count, fail, fit_words, progress_bar, stopped_after
 from eights.lab.report import markdown_table, matplotlib_missing, notes, rows, save_html, save_plot
-from eights.lab.run import DEFAULT_BUDGET, KINDS, LabError, ray_missing, run_lab
+from eights.lab.run import DEFAULT_BUDGET, KINDS, LabError, LabResult, ray_missing, run_lab
 from eights.rules import PRESETS, RulesError, RuleSet, load_preset, load_rules
 
 
@@ -74,10 +74,6 @@ def lab_command(
     ] = None,
 ) -> None:
     """Compare rule sets by simulation with computer players: length, seats, lead, draws, luck against skill."""
-    from rich.console import Console
-    from rich.table import Table
-    from rich.text import Text
-
     if (plot is not None or html_file is not None) and (missing := matplotlib_missing()):
         fail(missing)
     if plot is not None and plot.suffix.lower() not in (".png", ".svg"):
@@ -90,7 +86,8 @@ def lab_command(
         chosen = [variant_of(text) for text in rulesets]
         total = games * len(KINDS) * len(chosen)  # for the bar; the lab refuses games < 1 itself
         description = f"{', '.join(n for n, _ in chosen)}, {players} players"
-        with progress_bar(description, total, show=not (as_json or markdown)) as on_game:
+        # The bar is on standard error (at a terminal only), so it shows with --json and --markdown too.
+        with progress_bar(description, total) as on_game:
             result = run_lab(
                 [r for _, r in chosen],
                 players,
@@ -114,6 +111,20 @@ def lab_command(
             save_html(result, html_file)
     except OSError as exc:
         fail(f"file error: {exc.filename + ': ' if exc.filename else ''}{exc.strerror or exc}")
+    if result.partial:
+        played = sum(sum(v.games.values()) for v in result.variants)
+        stopped_after(played, total)
+    show_report(result, as_json, markdown, plot, html_file)
+    if result.partial:
+        raise typer.Exit(INTERRUPTED)
+
+
+def show_report(result: LabResult, as_json: bool, markdown: bool, plot: Path | None, html_file: Path | None) -> None:
+    """The figures on standard output: JSON, Markdown, or a table with its notes."""
+    from rich.console import Console
+    from rich.table import Table
+    from rich.text import Text
+
     if as_json:
         typer.echo(json.dumps(result.to_dict()))
         return
@@ -127,11 +138,12 @@ def lab_command(
         table.add_column(v.name, justify="right")
     for label, cells in rows(result):
         table.add_row(label, *cells)
-    out.print(Text(f"{players} players, {count(games, 'game')} of each kind, seed {seed}", style="bold"))
-    out.print(table)
+    headline = f"{result.players} players, {count(result.games, 'game')} of each kind, seed {result.seed}"
+    out.print(Text(headline, style="bold"))
+    out.print(fit_words(table))
     for line in notes(result):
         out.print(line)
-    where = "on Ray" if cluster else f"{count(jobs, 'job')}"
+    where = "on Ray" if result.cluster else count(result.jobs, "job")
     out.print(f"Time: {result.seconds:.1f} s ({where}).")
     for path in (plot, html_file):
         if path is not None:
