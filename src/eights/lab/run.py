@@ -190,8 +190,8 @@ def interrupts_stop(stop: threading.Event) -> Iterator[None]:
     """While the games run, Ctrl-C sets ``stop`` instead of raising wherever the main thread happens
     to be (inside the process pool's own code, a KeyboardInterrupt can leave its workers playing on);
     the loops look at it between games. Outside the main thread, signals are left as they are."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
+    if threading.current_thread() is not threading.main_thread() or signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+        yield  # a process started with Ctrl-C ignored (a background job) keeps ignoring it
         return
     previous = signal.signal(signal.SIGINT, lambda _signum, _frame: stop.set())
     try:
