@@ -468,6 +468,7 @@ def watch_command(
 def _register_commands() -> None:
     """The commands that live with their own subsystem: the terminal game, tournaments, saved matches."""
     from eights.history import history_app, stats_command
+    from eights.lab.command import lab_command
     from eights.review_cli import review_command
     from eights.scorecard_cli import scorecard_app
     from eights.tournament import tournament_command
@@ -481,6 +482,7 @@ def _register_commands() -> None:
     app.command("stats")(stats_command)
     app.command("review")(review_command)
     app.add_typer(scorecard_app)
+    app.command("lab")(lab_command)
 
 
 _register_commands()
