@@ -132,6 +132,25 @@ def test_eight_seats_at_320_px(chromium: Any, live_server: Any) -> None:
         context.close()
 
 
+def test_a_phone_on_its_side_shows_the_whole_table(chromium: Any, live_server: Any) -> None:
+    context = chromium.new_context(**{**PHONE, "viewport": {"width": 844, "height": 390}})
+    try:
+        me = Watched(context.new_page(), touch=True)
+        new_game(me.page, live_server.base, "action", 8, {})
+        play([me], until="turn")
+        page = me.page
+        page.evaluate("() => window.scrollTo(0, 0)")
+        bottoms = page.evaluate(
+            """() => ["#felt", "#hand", "#prompt"]
+                 .map((s) => document.querySelector(s).getBoundingClientRect().bottom)"""
+        )
+        assert all(bottom <= 390 for bottom in bottoms), bottoms  # the felt, your hand and what you are asked
+        assert page.evaluate(OVERLAPS, "#seats .seat, #stock, #discard") == []
+        assert not page.evaluate(SIDEWAYS)
+    finally:
+        context.close()
+
+
 def test_motion_shows_moves_and_stops_under_reduced_motion(chromium: Any, live_server: Any) -> None:
     flights = {}
     for motion in ("no-preference", "reduce"):

@@ -99,7 +99,7 @@ function changed(id, key) {
 /** Where seat `k` places from yours (clockwise) sits on the oval, in % of the felt: yours at the bottom. */
 function place(k, seats) {
   const angle = Math.PI / 2 + (2 * Math.PI * k) / seats;
-  return [50 + 41 * Math.cos(angle), 50 + 40 * Math.sin(angle)];
+  return [50 + 44 * Math.cos(angle), 50 + 48 * Math.sin(angle)];
 }
 
 /** The seats around the oval: name, level, cards as a small fan of backs, score, turn, away ring. */
@@ -116,8 +116,11 @@ function drawSeats(room, t) {
     const info = room.seats[seat] || {};
     const item = el("li", null, "seat");
     const [x, y] = place((seat - mine + seats) % seats, seats);
+    // across: the seat's middle, kept inside the felt; down: the seat's own point at the same fraction of
+    // its height as its place is of the felt's (the top seat hangs from the top, yours stands on the bottom)
     item.style.left = `clamp(var(--seat-half), ${x.toFixed(1)}%, calc(100% - var(--seat-half)))`;
-    item.style.top = `clamp(var(--seat-half-height), ${y.toFixed(1)}%, calc(100% - var(--seat-half-height)))`;
+    item.style.top = `${y.toFixed(1)}%`;
+    item.style.transform = `translate(-50%, -${y.toFixed(1)}%)`;
     const toAct = seat === t.to_act && !t.result;
     if (toAct) {
       item.classList.add("turn");
@@ -257,7 +260,7 @@ function drawHand(t, hint, act, moveKey) {
 
 /** Fan the hand: the cards overlap so a row fits the width (each still shows its index), tilted a little. */
 function fanOut(hand, cards) {
-  const room = hand.clientWidth;
+  const room = hand.clientWidth - 12; // a little to spare: rounding must not push the last card to a new row
   const width = cards[0]?.offsetWidth || 50;
   const least = Math.max(30, width * 0.55); // how much of each card shows, at the least
   const perRow = Math.max(1, Math.min(cards.length, Math.floor((room - width) / least) + 1));
@@ -364,7 +367,9 @@ function drawTools(ui, send) {
   }));
   tools.push(toggle("tool-sound", "Sound", soundOn, setSound));
   if (t.seat !== null) {
-    const device = button("Open my seat on another device", () => anotherDeviceDialog(room.code, saved.token(room.code)));
+    // the seat on screen: with people here (pass and play), the token of the one whose turn it is
+    const token = saved.here(room.code).find((s) => s.seat === t.seat)?.token || saved.token(room.code);
+    const device = button("Open my seat on another device", () => anotherDeviceDialog(room.code, token));
     device.id = "tool-device";
     tools.push(device);
   }
