@@ -10,6 +10,8 @@ import json
 import time
 import urllib.error
 import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from tests.browser import DESKTOP, PATIENCE, PHONE, new_game
@@ -45,12 +47,21 @@ COUNT_FLIGHTS = """() => {
 }"""
 
 
-def test_svg_cards_fit_a_320_px_phone(chromium: Any, live_server: Any) -> None:
-    context = chromium.new_context(**NARROW)
+@contextmanager
+def at_my_turn(chromium: Any, base: str, device: dict[str, Any], preset: str, players: int) -> Iterator[Watched]:
+    """A game against easy computers on ``device``, at its first turn of this seat's (closed after)."""
+    context = chromium.new_context(**device)
     try:
         me = Watched(context.new_page(), touch=True)
-        new_game(me.page, live_server.base, "classic", 2, {})
+        new_game(me.page, base, preset, players, {})
         play([me], until="turn")
+        yield me
+    finally:
+        context.close()
+
+
+def test_svg_cards_fit_a_320_px_phone(chromium: Any, live_server: Any) -> None:
+    with at_my_turn(chromium, live_server.base, NARROW, "classic", 2) as me:
         page = me.page
         cards = page.evaluate(
             """() => [...document.querySelectorAll("#hand .card, #top-card .card")].map((c) => {
@@ -97,16 +108,10 @@ def test_svg_cards_fit_a_320_px_phone(chromium: Any, live_server: Any) -> None:
         assert jokers[0]["colour"] != jokers[1]["colour"]
         back = page.evaluate("() => getComputedStyle(document.querySelector('#stock .card.back')).backgroundImage")
         assert "back.svg" in back
-    finally:
-        context.close()
 
 
 def test_eight_seats_at_320_px(chromium: Any, live_server: Any) -> None:
-    context = chromium.new_context(**NARROW)
-    try:
-        me = Watched(context.new_page(), touch=True)
-        new_game(me.page, live_server.base, "action", 8, {})
-        play([me], until="turn")
+    with at_my_turn(chromium, live_server.base, NARROW, "action", 8) as me:
         page = me.page
         assert page.locator("#seats .seat").count() == 8
         # every seat, and the piles, in sight and clear of each other, and no sideways scroll
@@ -128,16 +133,11 @@ def test_eight_seats_at_320_px(chromium: Any, live_server: Any) -> None:
         )
         by_touch(me, "turn")
         assert not page.evaluate(SIDEWAYS)
-    finally:
-        context.close()
 
 
 def test_a_phone_on_its_side_shows_the_whole_table(chromium: Any, live_server: Any) -> None:
-    context = chromium.new_context(**{**PHONE, "viewport": {"width": 844, "height": 390}})
-    try:
-        me = Watched(context.new_page(), touch=True)
-        new_game(me.page, live_server.base, "action", 8, {})
-        play([me], until="turn")
+    side = {**PHONE, "viewport": {"width": 844, "height": 390}}
+    with at_my_turn(chromium, live_server.base, side, "action", 8) as me:
         page = me.page
         page.evaluate("() => window.scrollTo(0, 0)")
         bottoms = page.evaluate(
@@ -147,8 +147,6 @@ def test_a_phone_on_its_side_shows_the_whole_table(chromium: Any, live_server: A
         assert all(bottom <= 390 for bottom in bottoms), bottoms  # the felt, your hand and what you are asked
         assert page.evaluate(OVERLAPS, "#seats .seat, #stock, #discard") == []
         assert not page.evaluate(SIDEWAYS)
-    finally:
-        context.close()
 
 
 def test_motion_shows_moves_and_stops_under_reduced_motion(chromium: Any, live_server: Any) -> None:
