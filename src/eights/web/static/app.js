@@ -213,6 +213,7 @@ function draw() {
   $("lobby").hidden = phase !== "lobby";
   $("table").hidden = phase === "lobby";
   if (phase === "lobby") {
+    if (!ui.catalog) return; // on its way (main)
     drawLobby({ catalog: ui.catalog, state, seat: ui.seat, send });
     document.title = `Room ${state.room.code} · Crazy Eights`;
   } else {
@@ -271,14 +272,16 @@ async function main() {
   $("keys-button").addEventListener("click", keysDialog);
   $("pass-ready").addEventListener("click", ready);
   const room = location.pathname.match(/^\/r\/([A-Za-z0-9]{1,16})\/?$/);
+  // a room's page connects at once: only its lobby needs the catalog, drawn once both are here
+  const catalog = fetch("/api/presets").then((answer) => answer.json());
+  if (room) openRoom(room[1].toUpperCase());
   try {
-    const answer = await fetch("/api/presets");
-    ui.catalog = await answer.json();
+    ui.catalog = await catalog;
   } catch {
     $("main").prepend(el("p", "The server cannot be reached: reload the page in a moment.", "error"));
     return;
   }
-  if (room) openRoom(room[1].toUpperCase());
+  if (room) draw();
   else showHome(ui.catalog);
 }
 
