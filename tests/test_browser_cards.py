@@ -257,6 +257,9 @@ def test_pass_and_play_two_people_at_one_phone(chromium: Any, live_server: Any) 
                 passes.append(page.text_content("#pass-name") or "")
                 page.locator("#pass-ready").tap()
                 page.wait_for_selector("#pass", state="hidden")
+                if len(passes) == 2:  # a reload mid-match: both people here are connected again
+                    page.reload()
+                    page.wait_for_selector("#table:not([hidden]), #pass:not([hidden])", timeout=PATIENCE * 1000)
                 continue
             what = me.next()
             if what == "dialog":  # a suit to name, or a round's end to close
@@ -271,6 +274,7 @@ def test_pass_and_play_two_people_at_one_phone(chromium: Any, live_server: Any) 
                 page.locator("#hand .card.marked, #moves button").first.tap()
             page.wait_for_timeout(40)
         assert {"Ann", "Bea"} <= set(passes), passes  # the phone went to each of them
+        assert len(passes) > 2 and me.sockets == 4  # after the reload, one connection per person here again
         assert seats_played == {0, 1}
         result = me.states[-1]["table"]["result"]
         assert result is not None
