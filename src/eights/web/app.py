@@ -33,7 +33,7 @@ from eights.store.sheets import Sheets
 from eights.table.session import SPEED_WORDS
 from eights.web.metrics import CONTENT_TYPE, Metrics
 from eights.web.protocol import VERSION, ProtocolError, error, parse
-from eights.web.rooms import DEFAULT_AWAY, Connection, Hub, RoomError, rules_from
+from eights.web.rooms import DEFAULT_AWAY, HERE, Connection, Hub, RoomError, new_token, rules_from
 from eights.web.scorecard import scorecard_routes
 from eights.web.settings import Settings
 from eights.web.workers import BotPool
@@ -82,6 +82,8 @@ class NewRoom(BaseModel):
     ] = {}
     players: Annotated[int, Field(ge=1, le=32)] | None = None
     seats: Annotated[list[Annotated[str, Field(max_length=40)]], Field(max_length=32)] | None = None
+    #: a name for each seat given as "here" (pass and play on this device), in seat order
+    names: Annotated[list[Annotated[str, Field(max_length=64)]], Field(max_length=32)] = []
     away_seconds: Annotated[int, Field(ge=5, le=3600)] = DEFAULT_AWAY
     start: bool = False
 
@@ -398,6 +400,7 @@ def create_app(
 
     @app.post("/api/rooms", response_model=None)
     async def new_room(body: NewRoom, request: Request) -> dict[str, Any] | JSONResponse:
+        here = [(name, new_token()) for name in body.names]
         try:
             room, token, seat = await hub.create(
                 body.name,
@@ -408,12 +411,20 @@ def create_app(
                 body.away_seconds,
                 body.start,
                 client=client_of(request),
+                here=here,
             )
         except RoomError as exc:
             return refused(exc)
         except StoreError as exc:
             return JSONResponse({"error": str(exc)}, status_code=503)
-        return {"code": room.code, "token": token, "seat": seat, "url": link(room.code)}
+        seats_here = [i for i, who in enumerate(body.seats or []) if who == HERE]
+        return {
+            "code": room.code,
+            "token": token,
+            "seat": seat,
+            "url": link(room.code),
+            "here": [{"seat": i, "token": t} for i, (_, t) in zip(seats_here, here, strict=True)],
+        }
 
     @app.get("/api/rooms/{code}", response_model=None)
     async def room_info(code: str, request: Request) -> dict[str, Any] | JSONResponse:

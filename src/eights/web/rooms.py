@@ -20,7 +20,7 @@ import hmac
 import logging
 import secrets
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -57,6 +57,8 @@ LOG_BACKLOG = 200
 STAND_IN = "normal"
 DEFAULT_AWAY = 60
 OPEN = "open"
+#: A seat for a person on the creator's device (pass and play).
+HERE = "here"
 #: How often expired rooms are looked for, in seconds.
 SWEEP_EVERY = 60.0
 #: A room's state versions count from its server's start (its epoch, one more at every start) times this:
@@ -88,6 +90,11 @@ def in_words(rules: RuleSet) -> tuple[str, tuple[str, ...]]:
 def normal_code(code: str) -> str:
     """A room code as typed (any case, spaces or dashes between groups) as it is kept."""
     return "".join(code.split()).replace("-", "").upper()
+
+
+def new_token() -> str:
+    """A new seat token (the room keeps only its hash)."""
+    return secrets.token_urlsafe(16)
 
 
 def same_token(token: str, hashed: str | None) -> bool:
@@ -285,9 +292,12 @@ class Hub:
         start: bool = False,
         pace: float | None = None,
         client: str | None = None,
+        here: Sequence[tuple[str, str]] = (),
     ) -> tuple[Room, str, int]:
         """A new room with its creator seated (the host); started at once when ``start``. ``client``: the
-        creator's address, counted against its share of new rooms.
+        creator's address, counted against its share of new rooms. ``here``: a (name, token) for each seat
+        given as ``"here"``, in seat order: a person playing on the creator's device (pass and play), who
+        says hello with that token (made by the caller with ``new_token``) on a connection of their own.
 
         :raises RoomError: ``bad_setup`` or ``bad_name``, naming the problem; ``too_many_rooms`` when the
             server holds all the rooms it may, or the client made its share for now.
@@ -302,11 +312,20 @@ class Hub:
             seats = ["me", *([STAND_IN] * (count - 1))] if start else ["me", *([OPEN] * (count - 1))]
         if seats.count("me") != 1:
             raise RoomError("bad_setup", 'seats: give "me" once, for the seat of the room\'s creator')
-        token = secrets.token_urlsafe(16)
+        if seats.count(HERE) != len(here):
+            raise RoomError("bad_setup", f'seats: {seats.count(HERE)} seats are "here" but {len(here)} names given')
+        token = new_token()
         states = []
+        locals_ = iter(here)
         for who in seats:
             if who == "me":
                 states.append(SeatState("person", person, token=token_hash(token)))
+            elif who == HERE:
+                local_name, local_token = next(locals_)
+                try:
+                    states.append(SeatState("person", check_name(local_name), token=token_hash(local_token)))
+                except UsageError as exc:
+                    raise RoomError("bad_name", str(exc)) from None
             else:
                 states.append(self._seat(who))
         self._check(rules, states, players)
@@ -345,7 +364,10 @@ class Hub:
         if who == OPEN:
             return SeatState(OPEN)
         if who.strip().lower() in (HUMAN, "person", "me"):
-            raise RoomError("bad_setup", 'seats: a person takes an open seat; give "open" or a computer level')
+            raise RoomError(
+                "bad_setup",
+                'seats: a person takes an open seat; give "open", "here" (on this device) or a computer level',
+            )
         return SeatState("computer", level=web_seat(who))
 
     @staticmethod

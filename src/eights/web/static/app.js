@@ -13,34 +13,61 @@ const ui = {
   catalog: null, // GET /api/presets
   code: null,
   seat: null, // from `welcome`: null while watching
-  state: null, // the last `state`
-  log: { from: 0, lines: [] }, // the narration held, from position `from` of the room's log
+  state: null, // the last `state` of the seat on screen
+  log: null, // the narration held by the seat on screen: {from, lines}, from position `from` of the room's log
   logToEnd: false, // the narration's newest line is to be scrolled into sight once drawn
   hint: null, // {version, text, action}
   lastRoundEnd: null,
   busy: null, // the version a move was sent for (one move per version)
-  net: null,
+  net: null, // the connection of the seat on screen
+  views: [], // one per connection: this device's seat, then each other person here (pass and play)
+  shown: null, // the view on screen
+  passing: null, // the view the phone is being passed to (its hand hidden until they are ready)
 };
 
 // ----- the room ----------------------------------------------------------------------------------------
+
+/** A connection of this page to the room, with the seat it holds and what the server last sent it. */
+function openView(code, token) {
+  const view = { seat: null, state: null, log: { from: 0, lines: [] }, net: null };
+  view.net = connect({
+    hello: () => ({ type: "hello", room: code, token: token() }),
+    onMessage: (message) => receive(view, message),
+    onStatus: (what) => status(view, what),
+  });
+  ui.views.push(view);
+  return view;
+}
 
 function openRoom(code) {
   ui.code = code;
   const carried = new URLSearchParams(location.hash.slice(1)).get("t");
   if (carried) {
     saved.setToken(code, carried); // "open my seat on another device": this device now holds the seat
+    saved.setHere(code, []); // only that seat: the others here stay on the device they were on
     history.replaceState(null, "", location.pathname);
   }
   $("room").hidden = false;
   $("room-note").textContent = `Opening room ${code}…`;
-  ui.net = connect({
-    hello: () => ({ type: "hello", room: code, token: saved.token(code) }),
-    onMessage: receive,
-    onStatus: status,
-  });
+  show(openView(code, () => saved.token(code)));
+  for (const { token } of saved.here(code)) openView(code, () => token);
 }
 
-function status(what) {
+/** Put `view` on screen: its state, its narration, its connection. */
+function show(view) {
+  ui.shown = view;
+  ui.net = view.net;
+  ui.state = view.state;
+  ui.seat = view.seat;
+  ui.log = view.log;
+  ui.hint = null;
+  ui.busy = null;
+  $("log").replaceChildren(...view.log.lines.map((line) => el("li", line)));
+  ui.logToEnd = true;
+}
+
+function status(view, what) {
+  if (view !== ui.views[0]) return; // the other people here follow this device's first connection
   const banner = $("connection");
   banner.hidden = what === "open";
   $("room").classList.toggle("stopped", what === "replaced");
@@ -48,33 +75,76 @@ function status(what) {
   if (what === "replaced") {
     banner.replaceChildren(
       "Your seat is open in another tab or on another device. ",
-      button("Play here", () => ui.net.resume()),
+      button("Play here", () => ui.views.forEach((v) => v.net.resume())),
     );
   }
 }
 
-function receive(message) {
+function receive(view, message) {
+  const onScreen = view === ui.shown;
   switch (message.type) {
     case "welcome":
-      ui.seat = message.seat;
-      if (message.token) saved.setToken(ui.code, message.token);
+      view.seat = message.seat;
+      if (onScreen) ui.seat = message.seat;
+      if (message.token && view === ui.views[0]) saved.setToken(ui.code, message.token);
       break;
     case "state":
-      ui.busy = null;
-      keepLog(message.log_from, message.log);
-      ui.state = message;
-      draw();
-      if (ui.logToEnd) $("log-box").scrollTop = $("log-box").scrollHeight; // now shown: the newest line in sight
+      keepLog(view, message.log_from, message.log);
+      view.state = message;
+      if (onScreen) {
+        ui.busy = null;
+        ui.state = message;
+      }
+      if (!choose() && onScreen) {
+        draw();
+        if (ui.logToEnd) $("log-box").scrollTop = $("log-box").scrollHeight; // now shown: the newest line in sight
+      }
       break;
     case "hint":
+      if (!onScreen) break;
       ui.hint = { version: ui.state?.version, text: message.text, action: message.action };
       draw();
       break;
     case "error":
-      refused(message);
+      if (onScreen || message.code === "no_room") refused(message);
       break;
     default: // pong, replaced (the socket closes next)
   }
+}
+
+/**
+ * With several people at this device: the one whose move it is gets the screen, after a pass-the-phone
+ * screen that hides every hand until they say they are ready. True when the screen changed here.
+ */
+function choose() {
+  if (ui.views.length < 2 || ui.passing) return false;
+  const moves = (view) => view.state?.table?.legal.length > 0;
+  if (moves(ui.shown)) return false;
+  const next = ui.views.find((view) => view !== ui.shown && moves(view));
+  if (!next) return false;
+  ui.passing = next;
+  closeDialog();
+  const name = next.state.table.names[next.state.table.seat];
+  $("pass-name").textContent = name;
+  $("pass-ready").textContent = `I am ${name}: show my cards`;
+  $("pass-ready").disabled = true; // a double tap of the one passing the phone does not go through
+  setTimeout(() => ($("pass-ready").disabled = false), 600);
+  $("table").hidden = true;
+  $("hand").replaceChildren(); // gone, not just out of sight: drawn again for the next person once ready
+  delete $("hand").dataset.drawnFrom;
+  $("pass").hidden = false;
+  $("pass-ready").focus();
+  return true;
+}
+
+function ready() {
+  const view = ui.passing;
+  if (!view) return;
+  ui.passing = null;
+  $("pass").hidden = true;
+  show(view);
+  draw();
+  $("log-box").scrollTop = $("log-box").scrollHeight;
 }
 
 function refused({ code, message }) {
@@ -84,7 +154,7 @@ function refused({ code, message }) {
     flash("This device's seat token is not one of this room's: you watch as a spectator.");
     ui.net.hello();
   } else if (code === "no_room") {
-    ui.net.stop();
+    ui.views.forEach((view) => view.net.stop());
     $("room-note").replaceChildren(`There is no room ${ui.code}: check the code or the link. `, homeLink());
     $("lobby").hidden = $("table").hidden = true;
   } else if (code === "stale") {
@@ -102,36 +172,39 @@ function homeLink() {
   return link;
 }
 
-/** Keep the narration: a state's lines start at `from`; what overlaps is replaced, a gap starts anew. */
-function keepLog(from, lines) {
-  const log = ui.log;
+/** Keep a view's narration: a state's lines start at `from`; what overlaps is replaced, a gap starts anew.
+ * The list on the page follows the view on screen. */
+function keepLog(view, from, lines) {
+  const log = view.log;
+  const onScreen = view === ui.shown;
   const list = $("log");
   if (from >= log.from && from <= log.from + log.lines.length) {
     const keep = from - log.from;
     if (keep < log.lines.length) {
       log.lines.length = keep;
-      while (list.children.length > keep) list.lastElementChild.remove();
+      while (onScreen && list.children.length > keep) list.lastElementChild.remove();
     }
   } else {
     log.from = from;
     log.lines = [];
-    list.replaceChildren();
+    if (onScreen) list.replaceChildren();
   }
-  ui.logToEnd = false;
+  if (onScreen) ui.logToEnd = false;
   if (!lines.length) return;
+  log.lines.push(...lines);
+  if (!onScreen) return;
   const box = $("log-box");
   const atEnd = box.scrollHeight - box.scrollTop - box.clientHeight < 40;
   // many lines at once (a first state): add them silently, or a screen reader reads them all
   if (lines.length > 3) list.setAttribute("aria-live", "off");
   for (const line of lines) list.append(el("li", line));
-  log.lines.push(...lines);
   if (lines.length > 3) setTimeout(() => list.setAttribute("aria-live", "polite"), 0);
   ui.logToEnd = atEnd || lines.length > 3; // the newest line stays in sight (scrolled once the table is drawn)
 }
 
 function draw() {
   const state = ui.state;
-  if (!state) return;
+  if (!state || ui.passing) return;
   const phase = state.room.phase;
   // the seat as the state shows it: the table says it; in the lobby, the host may have opened it again
   if (state.table) ui.seat = state.table.seat;
@@ -140,6 +213,7 @@ function draw() {
   $("lobby").hidden = phase !== "lobby";
   $("table").hidden = phase === "lobby";
   if (phase === "lobby") {
+    if (!ui.catalog) return; // on its way (main)
     drawLobby({ catalog: ui.catalog, state, seat: ui.seat, send });
     document.title = `Room ${state.room.code} · Crazy Eights`;
   } else {
@@ -171,7 +245,7 @@ function act(action) {
 // ----- keys ----------------------------------------------------------------------------------------------
 
 function keys(event) {
-  if (event.ctrlKey || event.metaKey || event.altKey || $("dialog").open) return;
+  if (event.ctrlKey || event.metaKey || event.altKey || $("dialog").open || ui.passing) return;
   if (event.target.closest("input, select, textarea")) return;
   if (event.key === "?") {
     keysDialog();
@@ -196,15 +270,18 @@ async function main() {
   setUpHandKeys();
   document.addEventListener("keydown", keys);
   $("keys-button").addEventListener("click", keysDialog);
+  $("pass-ready").addEventListener("click", ready);
   const room = location.pathname.match(/^\/r\/([A-Za-z0-9]{1,16})\/?$/);
+  // a room's page connects at once: only its lobby needs the catalog, drawn once both are here
+  const catalog = fetch("/api/presets").then((answer) => answer.json());
+  if (room) openRoom(room[1].toUpperCase());
   try {
-    const answer = await fetch("/api/presets");
-    ui.catalog = await answer.json();
+    ui.catalog = await catalog;
   } catch {
     $("main").prepend(el("p", "The server cannot be reached: reload the page in a moment.", "error"));
     return;
   }
-  if (room) openRoom(room[1].toUpperCase());
+  if (room) draw();
   else showHome(ui.catalog);
 }
 

@@ -66,6 +66,19 @@ export const saved = {
   setName: (name) => write("eights-name", name),
   token: (code) => read(`eights-token-${code}`),
   setToken: (code, token) => write(`eights-token-${code}`, token),
+  /** The seats of the other people playing on this device (pass and play): [{seat, token}]. */
+  here(code) {
+    try {
+      const seats = JSON.parse(read(`eights-here-${code}`) || "[]");
+      return Array.isArray(seats) ? seats.filter((s) => Number.isInteger(s.seat) && typeof s.token === "string") : [];
+    } catch {
+      return [];
+    }
+  },
+  setHere: (code, seats) => write(`eights-here-${code}`, seats.length ? JSON.stringify(seats) : null),
+  /** A choice of the table's (the four-colour deck, sound): "on" or nothing. */
+  choice: (key) => read(`eights-${key}`) === "on",
+  setChoice: (key, on) => write(`eights-${key}`, on ? "on" : null),
 };
 
 /** Copy `text` to the clipboard; the answer says whether it worked. */

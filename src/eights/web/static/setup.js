@@ -145,6 +145,7 @@ export function showHome(catalog) {
   $("home").hidden = false;
   $("name").value = saved.name();
   let config = freshConfig(catalog, catalog.presets[0].name, (i) => (i === 0 ? "me" : "normal"));
+  const names = {}; // the names typed for the seats of people here (pass and play), kept across redraws
 
   function change(next) {
     config = next;
@@ -153,13 +154,25 @@ export function showHome(catalog) {
 
   function seatRow(index) {
     if (index === 0) return seatLine(index, "You", null);
-    const level = select(`new-seat-${index}`, levelChoices(catalog), config.seats[index]);
+    const choices = [...levelChoices(catalog), ["here", "a person here (pass the phone)"]];
+    const level = select(`new-seat-${index}`, choices, config.seats[index]);
     level.addEventListener("change", () => {
       const seats = [...config.seats];
       seats[index] = level.value;
       change({ ...config, seats });
     });
-    return seatLine(index, "Plays:", level);
+    const line = seatLine(index, "Plays:", level);
+    if (config.seats[index] === "here") {
+      const name = el("input");
+      name.id = `new-seat-name-${index}`;
+      name.maxLength = 24;
+      name.autocomplete = "off";
+      name.placeholder = "1-24 letters";
+      name.value = names[index] ?? `Player ${index + 1}`;
+      name.addEventListener("input", () => (names[index] = name.value));
+      line.append(labelled("Their name", name, "inline"));
+    }
+    return line;
   }
 
   function draw() {
@@ -173,7 +186,8 @@ export function showHome(catalog) {
 
   $("new-game").addEventListener("submit", (event) => {
     event.preventDefault();
-    create(config, config.seats, true);
+    const here = config.seats.map((who, i) => (who === "here" ? (names[i] ?? `Player ${i + 1}`).trim() : null));
+    create(config, config.seats, true, here.filter((name) => name !== null));
   });
   $("new-room").addEventListener("click", () => create(config, config.seats.map((s, i) => (i === 0 ? "me" : "open")), false));
   $("join").addEventListener("submit", (event) => {
@@ -183,8 +197,8 @@ export function showHome(catalog) {
   });
 }
 
-/** POST /api/rooms, keep the seat token, and open the room (its table, or its lobby). */
-async function create(config, seats, start) {
+/** POST /api/rooms (`names`: those of the seats "here"), keep the seat tokens, and open the room. */
+async function create(config, seats, start, names = []) {
   const name = $("name").value.trim();
   saved.setName(name);
   const problem = $("setup-error");
@@ -195,7 +209,7 @@ async function create(config, seats, start) {
     answer = await fetch("/api/rooms", {
       method: "POST",
       headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({ name, preset: config.preset, options: config.options, players: seats.length, seats, start }),
+      body: JSON.stringify({ name, preset: config.preset, options: config.options, players: seats.length, seats, names, start }),
     });
     body = await answer.json();
   } catch {
@@ -207,5 +221,6 @@ async function create(config, seats, start) {
     return;
   }
   saved.setToken(body.code, body.token);
+  saved.setHere(body.code, body.here || []); // the seats of the people here: a WebSocket each at the table
   location.assign(`/r/${body.code}`);
 }

@@ -3,6 +3,9 @@
 // `table.legal` moves, sent back as its `action` text: nothing here decides a rule.
 
 import { $, button, el, flash, keepingFocus, saved } from "./dom.js";
+import { cardBack, cardFace } from "./cards.js";
+import { chainOf, showChanges } from "./motion.js";
+import { setSound, soundOn } from "./sound.js";
 import {
   anotherDeviceDialog,
   closeDialog,
@@ -20,19 +23,10 @@ const MARKS = { play: "playable", drop: "drop it", bury: "bury it" };
 
 let autoOpened = null; // the version whose suit or player dialog opened by itself (once, so Escape works)
 let shownRoundEnd = null; // the round end last shown (a dialog, once)
+let shownLog = null; // {code, seat, length}: how much narration the motion was last told about
+const awaySince = new Map(); // "code/seat" -> when this page first saw that person away (the ring's start)
 
 const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
-
-/** A face-up card's face: rank and suit symbol, coloured by suit (a joker in its own colour). */
-function cardFace(card, node) {
-  node.classList.add("card", `suit-${card.suit || "joker"}`);
-  if (card.suit) {
-    node.append(el("span", card.text.slice(0, -1), "rank"), el("span", card.text.slice(-1), "pip"));
-  } else {
-    node.append(el("span", card.text, "rank"));
-  }
-  return node;
-}
 
 /** Several face-up cards as text (a round end's hands). */
 function cardsText(cards) {
@@ -40,13 +34,6 @@ function cardsText(cards) {
   if (!cards.length) line.textContent = "no cards";
   for (const card of cards) line.append(el("span", card.text, `suit-${card.suit || "joker"}`), " ");
   return line;
-}
-
-/** A card back (a hidden card: no label, hidden from screen readers). */
-function cardBack() {
-  const back = el("span", null, "card back");
-  back.setAttribute("aria-hidden", "true");
-  return back;
 }
 
 /**
@@ -59,6 +46,7 @@ export function drawTable(ui, act, send) {
   const version = ui.state.version;
   drawSeats(room, t);
   drawCentre(t);
+  document.documentElement.classList.toggle("four-colour", saved.choice("four-colour"));
 
   $("prompt").textContent = t.prompt;
   $("pending").replaceChildren(...t.pending.map((line) => el("li", line)));
@@ -93,6 +81,10 @@ export function drawTable(ui, act, send) {
     openMoves(askNow[0].kind, t, act, moveKey);
   }
   drawResult(ui, room, t, send);
+  const told = ui.log.from + ui.log.lines.length;
+  const fresh = shownLog && shownLog.code === room.code && shownLog.seat === t.seat ? ui.log.lines.slice(shownLog.length - ui.log.from) : [];
+  shownLog = { code: room.code, seat: t.seat, length: told };
+  showChanges(room.code, t, fresh);
 }
 
 /** Whether `key` differs from what the element `id` was last drawn from (and remember it). */
@@ -104,40 +96,86 @@ function changed(id, key) {
   return true;
 }
 
+/** Where seat `k` places from yours (clockwise) sits on the oval, in % of the felt: yours at the bottom. */
+function place(k, seats) {
+  const angle = Math.PI / 2 + (2 * Math.PI * k) / seats;
+  return [50 + 44 * Math.cos(angle), 50 + 48 * Math.sin(angle)];
+}
+
+/** The seats around the oval: name, level, cards as a small fan of backs, score, turn, away ring. */
 function drawSeats(room, t) {
   const partner = new Map();
   for (const [a, b] of t.teams) {
     partner.set(a, b);
     partner.set(b, a);
   }
+  const seats = t.names.length;
+  const mine = t.seat ?? 0;
+  $("felt").dataset.seats = String(seats);
   const items = t.names.map((name, seat) => {
     const info = room.seats[seat] || {};
     const item = el("li", null, "seat");
+    const [x, y] = place((seat - mine + seats) % seats, seats);
+    // across: the seat's middle, kept inside the felt; down: the seat's own point at the same fraction of
+    // its height as its place is of the felt's (the top seat hangs from the top, yours stands on the bottom)
+    item.style.left = `clamp(var(--seat-half), ${x.toFixed(1)}%, calc(100% - var(--seat-half)))`;
+    item.style.top = `${y.toFixed(1)}%`;
+    item.style.transform = `translate(-50%, -${y.toFixed(1)}%)`;
     const toAct = seat === t.to_act && !t.result;
     if (toAct) {
       item.classList.add("turn");
       item.setAttribute("aria-current", "true");
     }
+    if (seat === t.seat) item.classList.add("mine");
     const head = el("span", null, "seat-head");
     head.append(el("span", name, "seat-name"));
     if (seat === t.seat) head.append(el("span", " (you)", "tag"));
-    if (info.kind === "computer") head.append(el("span", ` computer, ${info.level}`, "tag"));
-    if (seat === t.dealer) head.append(el("span", " · deals", "tag"));
     item.append(head);
+    const about = el("span", null, "seat-about tag");
+    if (info.kind === "computer") about.append(el("span", "computer, ", "sr-only"), el("span", info.level, "level"));
+    if (seat === t.dealer) about.append(el("span", " · deals"));
+    if (about.childNodes.length) item.append(about);
     const facts = el("span", null, "seat-facts");
     if (toAct) facts.append(el("span", "▶ to play", "to-act"));
+    const fan = el("span", null, "fan");
+    fan.setAttribute("aria-hidden", "true");
+    for (let i = 0; i < Math.min(t.counts[seat], 5); i++) fan.append(cardBack());
     const count = el("span", null, "count");
-    count.append(cardBack(), plural(t.counts[seat], "card"));
-    facts.append(count);
+    count.append(plural(t.counts[seat], "card"));
+    facts.append(fan, count);
     if (t.score_keeping) facts.append(el("span", plural(t.totals[seat], "point"), "points"));
     if (partner.has(seat)) facts.append(el("span", `team with ${t.names[partner.get(seat)]}`, "tag"));
     item.append(facts);
-    if (info.stand_in) item.append(el("span", "Away: a computer (normal) plays for them until they are back.", "away"));
-    else if (info.kind === "person" && !info.connected) item.append(el("span", "Away (not connected).", "away"));
+    const mark = el("span", "skipped", "skip-mark");
+    mark.setAttribute("aria-hidden", "true");
+    item.append(mark);
+    const awayKey = `${room.code}/${seat}`;
+    if (info.stand_in) {
+      awaySince.delete(awayKey);
+      item.append(el("span", "Away: a computer (normal) plays for them until they are back.", "away"));
+    } else if (info.kind === "person" && !info.connected) {
+      if (!awaySince.has(awayKey)) awaySince.set(awayKey, Date.now());
+      item.classList.add("waiting");
+      item.dataset.awaySince = String(awaySince.get(awayKey));
+      item.dataset.awayFor = String(room.away_seconds);
+      item.append(el("span", "Away (not connected).", "away"));
+    } else {
+      awaySince.delete(awayKey);
+    }
     return item;
   });
   $("seats").replaceChildren(...items);
+  awayRings();
 }
+
+/** The away countdown: a ring on the seat that closes as the person's time away runs out. */
+function awayRings() {
+  for (const item of document.querySelectorAll("#seats .seat.waiting")) {
+    const gone = (Date.now() - Number(item.dataset.awaySince)) / 1000 / Number(item.dataset.awayFor);
+    item.style.setProperty("--away", String(Math.min(1, gone).toFixed(3)));
+  }
+}
+setInterval(awayRings, 1000);
 
 function drawCentre(t) {
   $("top-card").hidden = !t.top;
@@ -151,7 +189,15 @@ function drawCentre(t) {
   const suit = $("suit");
   if (t.active_suit) suit.replaceChildren(t.suit_named ? "Named suit: " : "Suit: ", suitBadge(t.active_suit));
   else suit.replaceChildren("Suit: none yet");
+  // an 8 named the suit: shown on the pile itself (its words are said in #suit)
+  const named = $("pile-suit");
+  named.hidden = !(t.suit_named && t.active_suit);
+  if (!named.hidden) named.replaceChildren(suitBadge(t.active_suit));
   $("direction").textContent = `Play goes ${t.direction === 1 ? "clockwise ↻" : "counter-clockwise ↺"}`;
+  $("marker").classList.toggle("reversed", t.direction !== 1);
+  const chain = chainOf(t);
+  $("chain").hidden = !chain;
+  $("chain").textContent = chain ? `+${chain}` : "";
   let round = `Round ${t.round}${t.rounds ? ` of ${t.rounds}` : ""}: ${plural(t.hand_size, "card")} dealt`;
   if (t.score_keeping) round += ` · ${t.lowest_wins ? "lowest" : "highest"} total wins`;
   $("round").textContent = round;
@@ -204,11 +250,29 @@ function drawHand(t, hint, act, moveKey) {
     return node;
   });
   hand.replaceChildren(...cards);
+  fanOut(hand, cards);
   const again = focused && (cards.find((c) => c.dataset.code === focused) || cards[Math.min(focusedAt, cards.length - 1)]);
   const start = again || cards.find((c) => c.classList.contains("marked")) || cards[0];
   if (start) start.tabIndex = 0;
   if (again) again.focus({ preventScroll: true });
   $("hand-title").textContent = `Your hand: ${plural(t.hand.length, "card")}`;
+}
+
+/** Fan the hand: the cards overlap so a row fits the width (each still shows its index), tilted a little. */
+function fanOut(hand, cards) {
+  const room = hand.clientWidth - 12; // a little to spare: rounding must not push the last card to a new row
+  const width = cards[0]?.offsetWidth || 50;
+  const least = Math.max(30, width * 0.55); // how much of each card shows, at the least
+  const perRow = Math.max(1, Math.min(cards.length, Math.floor((room - width) / least) + 1));
+  const step = perRow > 1 ? Math.min(width + 4, (room - width) / (perRow - 1)) : width;
+  hand.style.setProperty("--overlap", `${Math.max(0, width - step).toFixed(1)}px`);
+  cards.forEach((card, i) => {
+    const at = i % perRow;
+    const inRow = Math.min(perRow, cards.length - i + at);
+    const tilt = inRow > 1 ? ((at - (inRow - 1) / 2) / inRow) * 14 : 0;
+    card.style.setProperty("--tilt", `${tilt.toFixed(1)}deg`);
+    card.style.setProperty("--arc", `${(Math.abs(tilt) * 0.25).toFixed(2)}rem`);
+  });
 }
 
 /** Arrow keys, Home and End move between the cards of your hand (one Tab stop for the whole hand). */
@@ -297,8 +361,15 @@ function drawTools(ui, send) {
   keys.id = "tool-keys";
   keys.append(" ", el("kbd", "?"));
   tools.push(keys);
+  tools.push(toggle("tool-colours", "Four-colour deck", () => saved.choice("four-colour"), (on) => {
+    saved.setChoice("four-colour", on);
+    document.documentElement.classList.toggle("four-colour", on);
+  }));
+  tools.push(toggle("tool-sound", "Sound", soundOn, setSound));
   if (t.seat !== null) {
-    const device = button("Open my seat on another device", () => anotherDeviceDialog(room.code, saved.token(room.code)));
+    // the seat on screen: with people here (pass and play), the token of the one whose turn it is
+    const token = saved.here(room.code).find((s) => s.seat === t.seat)?.token || saved.token(room.code);
+    const device = button("Open my seat on another device", () => anotherDeviceDialog(room.code, token));
     device.id = "tool-device";
     tools.push(device);
   }
@@ -310,6 +381,19 @@ function drawTools(ui, send) {
     tools.push(record);
   }
   $("tools").replaceChildren(...tools);
+}
+
+/** A switch kept on this device: a button pressed or not (`aria-pressed`). */
+function toggle(id, words, isOn, set) {
+  const node = button(words, () => {
+    const on = !isOn();
+    set(on);
+    node.setAttribute("aria-pressed", String(on));
+  });
+  node.id = id;
+  node.classList.add("toggle");
+  node.setAttribute("aria-pressed", String(isOn()));
+  return node;
 }
 
 /** The finished match's record as a file (`eights replay` reads it), asked for with the seat's token. */
