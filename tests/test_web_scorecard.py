@@ -60,7 +60,10 @@ def test_a_derange_sheet_over_the_api_with_totals_worked_by_hand(client: TestCli
     assert sheet["next_words"] == "Next: round 1, Ann deals 8 cards each."
     # Derange at three uses two packs: the picker offers the 52 cards, two of each, clubs first.
     assert len(sheet["pack"]) == 52 and {c["copies"] for c in sheet["pack"]} == {2}
-    assert sheet["pack"][:2] == [{"card": "AC", "suit": "C", "copies": 2}, {"card": "2C", "suit": "C", "copies": 2}]
+    assert sheet["pack"][:2] == [
+        {"card": "AC", "suit": "C", "copies": 2, "value": 15},
+        {"card": "2C", "suit": "C", "copies": 2, "value": 30},
+    ]
     url = f"/api/sheets/{code}"
     # Round 1: Ann out; Bob 8H KS = 50 + 20 = 70; Cid 14 points.
     one = write(

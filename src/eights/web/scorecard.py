@@ -21,20 +21,32 @@ import random
 from collections.abc import Callable
 from importlib import resources
 from typing import Annotated, Any
+from urllib.parse import urlencode
 
-from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+from fastapi import APIRouter, Query, WebSocket, WebSocketDisconnect
 from fastapi.responses import FileResponse, JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
 
-from eights.rules import RulesError
+from eights.rules import RulesError, RuleSet
+from eights.rules.ruleset import parse_option_list
 from eights.scorecard import Sheet, SheetError, next_words, sheet_json, to_csv
+from eights.scorecard.scoring import pack_list, scoring_data
 from eights.store import StoreError
 from eights.store.sheets import NoSuchSheet, NotAllowed, SharedSheet, Sheets, StaleSheet
 from eights.web.rooms import rules_from
 
-PAGE = resources.files("eights.web") / "static" / "scorecard.html"
+STATIC = resources.files("eights.web") / "static"
+PAGE = STATIC / "scorecard.html"
+#: The service worker that keeps the sheet working offline; served from the root so that its scope
+#: covers /scorecard, /s/CODE and the API (no Service-Worker-Allowed needed).
+WORKER = STATIC / "scorecard-sw.js"
+MANIFEST = STATIC / "scorecard.webmanifest"
 #: Seconds between looks at the store for changes made elsewhere (``eights scorecard round`` on the same database).
 POLL = 5.0
+#: The most rounds a sheet kept offline brings to the server at once.
+MAX_KEPT_ROUNDS = 200
+#: The most options ``/api/scoring`` reads.
+MAX_OPTIONS = 40
 #: Closing code of a watcher whose sheet does not exist.
 CLOSE_NO_SHEET = 4004
 
@@ -47,8 +59,18 @@ Hand = (
 )
 
 
+class KeptRound(BaseModel):
+    """A round kept on a phone while the server could not be reached: who went out and the hands left."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    out: Name | None = None
+    left: Annotated[dict[Name, Hand], Field(max_length=8)] = {}
+
+
 class NewSheet(BaseModel):
-    """``POST /api/sheets``: the rules, the players in seat order and the first dealer (None: drawn)."""
+    """``POST /api/sheets``: the rules, the players in seat order and the first dealer (None: drawn); a sheet
+    kept offline also sends its rounds and whether it was finished early, to be scored here again."""
 
     model_config = ConfigDict(extra="forbid")
 
@@ -56,6 +78,8 @@ class NewSheet(BaseModel):
     options: dict[Annotated[str, Field(max_length=40)], Annotated[str, Field(max_length=80)]] = {}
     players: Annotated[list[Name], Field(max_length=8)]
     dealer: Name | None = None
+    rounds: Annotated[list[KeptRound], Field(max_length=MAX_KEPT_ROUNDS)] = []
+    finished: bool = False
 
 
 class Change(BaseModel):
@@ -102,10 +126,9 @@ def sheet_view(shared: SharedSheet) -> dict[str, Any]:
     the code and the revision."""
     sheet = shared.sheet
     data = sheet_json(shared.id, sheet)
-    del data["sheet"]
+    stored = data.pop("sheet")
     for shown, result in zip(data["rounds"], sheet.rounds, strict=True):
         shown["lines"] = [sheet.breakdown_text(result.number, name) for name in sheet.players]
-    order = sorted(sheet.setup.pack, key=lambda card: (card.is_joker, card.suit or 0, card.rank, int(card)))
     data.update(
         code=shared.code,
         revision=shared.revision,
@@ -114,12 +137,22 @@ def sheet_view(shared: SharedSheet) -> dict[str, Any]:
         target=sheet.target,
         next_words=next_words(sheet),
         leader=list(sheet.leader),
-        pack=[
-            {"card": str(card), "suit": None if card.suit is None else str(card.suit), "copies": sheet.setup.pack[card]}
-            for card in order
-        ],
+        pack=pack_list(sheet.setup),
+        first_dealer=stored["first_dealer"],
+        undo=stored["undo"],
+        finished=stored["finished"],
+        scoring_url=scoring_url(sheet.rules),
     )
     return data
+
+
+def scoring_url(rules: RuleSet) -> str | None:
+    """Where the page gets the scoring of this sheet's rules to score by itself offline
+    (``/api/scoring?preset=derange&option=deal=7``); None for rules no preset and options make."""
+    preset, changed = rules.changes()
+    if any("(own table)" in option for option in changed):
+        return None
+    return "/api/scoring?" + urlencode([("preset", preset), *(("option", option) for option in changed)])
 
 
 def _problem(exc: Exception) -> JSONResponse:
@@ -153,20 +186,59 @@ def scorecard_routes(sheets: Sheets) -> APIRouter:
     async def sheet_page(code: str) -> FileResponse:
         return page()
 
+    @router.get("/scorecard-sw.js", include_in_schema=False)
+    async def worker() -> FileResponse:
+        return FileResponse(str(WORKER), media_type="text/javascript", headers={"Cache-Control": "no-cache"})
+
+    @router.get("/scorecard.webmanifest", include_in_schema=False)
+    async def manifest() -> FileResponse:
+        return FileResponse(str(MANIFEST), media_type="application/manifest+json")
+
+    @router.get("/api/scoring", response_model=None)
+    async def scoring(
+        preset: Annotated[str, Query(max_length=40)] = "derange",
+        option: Annotated[list[str] | None, Query()] = None,
+    ) -> dict[str, Any] | JSONResponse:
+        """The rules' scoring as the page computes with it offline (``eights.scorecard.scoring``)."""
+        options = option or []
+        try:
+            if len(options) > MAX_OPTIONS or any(len(item) > 120 for item in options):
+                raise RulesError(f"options: give at most {MAX_OPTIONS}, each KEY=VALUE under 120 characters")
+            rules = rules_from(preset, parse_option_list(options))
+        except RulesError as exc:
+            return _problem(exc)
+        return scoring_data(rules)
+
     @router.post("/api/sheets", response_model=None)
     async def new_sheet(body: NewSheet) -> dict[str, Any] | JSONResponse:
-        def make() -> tuple[str, SharedSheet]:
+        """A new sheet; with the rounds of a sheet kept offline, each scored here again in order. A round
+        the rules refuse stops there: the sheet is saved with the rounds before it, and ``refused`` says
+        which round and why (the page then shows the server's sheet)."""
+
+        def make() -> tuple[str, SharedSheet, str | None]:
             rules = rules_from(body.preset, body.options)
             sheet = Sheet.new(rules, body.players, body.dealer, None if body.dealer else random.Random())
+            refused = None
+            for number, kept in enumerate(body.rounds, 1):
+                try:
+                    sheet.add_round(kept.out, kept.left)
+                except SheetError as exc:
+                    refused = f"round {number}: {exc}"
+                    break
+            if body.finished and refused is None and not sheet.over and sheet.rounds:
+                sheet.finish()
             sheet_id = sheets.new(sheet)
             code, token = sheets.share(sheet_id)
-            return token, sheets.shared(code)
+            return token, sheets.shared(code), refused
 
         try:
-            token, shared = await asyncio.to_thread(make)
+            token, shared, refused = await asyncio.to_thread(make)
         except (SheetError, RulesError, StoreError) as exc:
             return _problem(exc)
-        return {"code": shared.code, "token": token, "sheet": sheet_view(shared)}
+        answer = {"code": shared.code, "token": token, "sheet": sheet_view(shared)}
+        if refused:
+            answer["refused"] = refused
+        return answer
 
     @router.get("/api/sheets/{code}", response_model=None)
     async def show(code: str) -> dict[str, Any] | JSONResponse:
