@@ -21,7 +21,7 @@ import math
 import random
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from typing import Any
 
 from eights.bots import make_bot
@@ -29,7 +29,7 @@ from eights.engine import Game, View, parse_action, view
 from eights.engine.sampling import sample
 from eights.record import GameRecord
 from eights.rules import RuleSet
-from eights.simulate import _derive
+from eights.simulate import derive_seed
 from eights.store.matches import MatchSummary
 from eights.table import HUMAN
 from eights.table.narrate import action_words, duty_lines
@@ -151,7 +151,7 @@ def value(game: Game, seat: int, unit: str) -> float:
 def play_out(game: Game, seat: int, unit: str, seed: int) -> float:
     """Play ``game``'s round to its end with ``normal`` players in every seat; what it was worth to ``seat``."""
     start = game.round_index
-    bots = [make_bot("normal", _derive(f"review:{seed}:{s}")) for s in range(game.players)]
+    bots = [make_bot("normal", derive_seed(f"review:{seed}:{s}")) for s in range(game.players)]
     for _ in range(PLAYOUT_CAP):
         if game.is_over or game.round_index != start:
             return value(game, seat, unit)
@@ -199,7 +199,7 @@ def review_decision(task: Task) -> Decision:
     if best != played:
         differences = []
         for deal in range(settings.deals):
-            deal_seed = _derive(f"review-deal:{task.seed}:{deal}")
+            deal_seed = derive_seed(f"review-deal:{task.seed}:{deal}")
             outcomes = []
             for move in (best, played):
                 game = sample(seen, random.Random(deal_seed))
@@ -287,8 +287,8 @@ def review_match(
     match_id, names = summary.id, summary.names
     settings = settings or ReviewSettings()
     tasks = [
-        Task(t.number, t.turn, t.seen, t.played, t.names, t.unit, settings, _derive(f"review:{match_id}:{t.number}"))
-        for t in decisions_of(record, chosen, names)
+        replace(task, settings=settings, seed=derive_seed(f"review:{match_id}:{task.number}"))
+        for task in decisions_of(record, chosen, names)
     ]
     done: list[Decision] = []
     if jobs <= 1 or len(tasks) <= 1:

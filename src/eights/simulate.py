@@ -32,15 +32,16 @@ from eights.rules import RuleSet
 
 def game_seed(seed: int, index: int) -> int:
     """The seed of game ``index`` (0-based) of a batch seeded with ``seed``."""
-    return _derive(f"eights-simulate:{seed}:{index}")
+    return derive_seed(f"eights-simulate:{seed}:{index}")
 
 
 def bot_seed(seed_of_game: int, seat: int) -> int:
     """The seed of the random player at ``seat`` in the game seeded ``seed_of_game``."""
-    return _derive(f"eights-bot:{seed_of_game}:{seat}")
+    return derive_seed(f"eights-bot:{seed_of_game}:{seat}")
 
 
-def _derive(text: str) -> int:
+def derive_seed(text: str) -> int:
+    """A seed drawn from ``text`` by a hash (the same text, the same seed)."""
     # A hash, not seed arithmetic: nearby batch seeds give unrelated games.
     return int.from_bytes(hashlib.blake2b(text.encode(), digest_size=6).digest(), "big")
 

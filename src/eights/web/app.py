@@ -242,8 +242,6 @@ class App(FastAPI):
 
     socket: Callable[[WebSocket], Awaitable[None]]
     door: Callable[[Scope, Receive, Send], Awaitable[None]]
-    #: Whether a request that makes something a client keeps may go on (its client's share of it).
-    quota: Callable[[Scope], bool]
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "websocket":
@@ -263,10 +261,6 @@ class App(FastAPI):
                 too_big = JSONResponse({"error": f"a request may hold at most {MAX_BODY} bytes"}, status_code=413)
                 await too_big(scope, receive, guarded)
                 return
-            if not self.quota(scope):
-                words = "you have started many score sheets just now: wait a while, or keep one of them"
-                await JSONResponse({"error": words}, status_code=429)(scope, whole, guarded)
-                return
             await super().__call__(scope, whole, guarded)
         else:
             await super().__call__(scope, receive, send)
@@ -284,6 +278,11 @@ def qr_svg(url: str) -> bytes:
     out = io.BytesIO()
     segno.make(url, error="m").save(out, kind="svg", scale=6, border=2)
     return out.getvalue()
+
+
+def peer_of(request: Request | WebSocket) -> str | None:
+    """The address at the other end of the socket (a proxy's, behind one)."""
+    return request.client.host if request.client else None
 
 
 def missing_room_page(code: str) -> HTMLResponse:
@@ -320,7 +319,9 @@ def create_app(
     app.state.hub = hub
     app.state.settings = settings
     app.mount("/static", StaticFiles(directory=str(STATIC), check_dir=False), name="static")
-    app.include_router(scorecard_routes(Sheets(store)))
+    app.include_router(
+        scorecard_routes(Sheets(store), may_start=lambda request: hub.guard.make_sheet(client_of(request)))
+    )
 
     @app.exception_handler(RequestValidationError)
     async def bad_request(_: Request, exc: RequestValidationError) -> JSONResponse:
@@ -334,8 +335,7 @@ def create_app(
         return JSONResponse({"error": words.get(exc.status_code, str(exc.detail))}, status_code=exc.status_code)
 
     def client_of(request: Request | WebSocket) -> str:
-        peer = request.client.host if request.client else None
-        return settings.client(peer, request.headers.getlist("x-forwarded-for"))
+        return settings.client(peer_of(request), request.headers.getlist("x-forwarded-for"))
 
     def refused(exc: RoomError) -> JSONResponse:
         status = 429 if exc.code in TOO_MANY else 404 if exc.code == "no_room" else 400
@@ -372,8 +372,7 @@ def create_app(
     @app.get("/metrics", include_in_schema=False)
     async def prometheus(request: Request) -> Response:
         """Prometheus' text format, for this machine (or through a trusted proxy, from it) only."""
-        peer = request.client.host if request.client else None
-        if not settings.local(peer, request.headers.getlist("x-forwarded-for")):
+        if not settings.local(peer_of(request), request.headers.getlist("x-forwarded-for")):
             return JSONResponse({"error": "there is nothing at that address"}, status_code=404)
         return Response(metrics.text(), media_type=CONTENT_TYPE)
 
@@ -595,13 +594,6 @@ def create_app(
         finally:
             hub.guard.close_socket(client)
 
-    def quota(scope: Scope) -> bool:
-        """A new score sheet counts against its client's share (a new room does in ``Hub.create``)."""
-        if scope["method"] != "POST" or scope["path"] != "/api/sheets":
-            return True
-        return hub.guard.make_sheet(client_of(Request(scope)))
-
     app.socket = socket
     app.door = door
-    app.quota = quota
     return app

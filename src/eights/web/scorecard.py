@@ -23,7 +23,7 @@ from importlib import resources
 from typing import Annotated, Any
 from urllib.parse import urlencode
 
-from fastapi import APIRouter, Query, WebSocket, WebSocketDisconnect
+from fastapi import APIRouter, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import FileResponse, JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -170,8 +170,9 @@ def _problem(exc: Exception) -> JSONResponse:
     return JSONResponse({"error": str(exc)}, status_code=status)
 
 
-def scorecard_routes(sheets: Sheets) -> APIRouter:
-    """The scorecard's routes on ``sheets``."""
+def scorecard_routes(sheets: Sheets, may_start: Callable[[Request], bool] = lambda _: True) -> APIRouter:
+    """The scorecard's routes on ``sheets``; ``may_start(request)``: whether its client may start one more
+    sheet now (and counts it)."""
     router = APIRouter()
     watchers = Watchers()
 
@@ -210,10 +211,13 @@ def scorecard_routes(sheets: Sheets) -> APIRouter:
         return scoring_data(rules)
 
     @router.post("/api/sheets", response_model=None)
-    async def new_sheet(body: NewSheet) -> dict[str, Any] | JSONResponse:
+    async def new_sheet(body: NewSheet, request: Request) -> dict[str, Any] | JSONResponse:
         """A new sheet; with the rounds of a sheet kept offline, each scored here again in order. A round
         the rules refuse stops there: the sheet is saved with the rounds before it, and ``refused`` says
         which round and why (the page then shows the server's sheet)."""
+        if not may_start(request):
+            words = "you have started many score sheets just now: wait a while, or keep one of them"
+            return JSONResponse({"error": words}, status_code=429)
 
         def make() -> tuple[str, SharedSheet, str | None]:
             rules = rules_from(body.preset, body.options)
