@@ -34,6 +34,21 @@ def postgres_url() -> Iterator[str]:
         pytest.skip(f"skipped: no PostgreSQL server here ({exc}); `.ci/run` installs one")
 
 
+@pytest.fixture(scope="module")
+def redis_server() -> Iterator[Any]:
+    """A throwaway Redis server for one test module (see tests/redis_server.py); skipped when the machine
+    has none, except under CI, where it fails."""
+    from tests.redis_server import RedisUnavailable, throwaway_redis
+
+    try:
+        with throwaway_redis() as server:
+            yield server
+    except RedisUnavailable as exc:
+        if os.environ.get("CI"):
+            pytest.fail(f"Redis is needed under CI and is missing: {exc}")
+        pytest.skip(f"skipped: no Redis server here ({exc}); `.ci/run` installs one")
+
+
 @pytest.fixture(params=["sqlite", "postgresql"])
 def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Any]:
     """An empty match store on each backend: a SQLite file, and the throwaway PostgreSQL server emptied."""
