@@ -8,6 +8,7 @@ import math
 import os
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import tempfile
@@ -314,3 +315,43 @@ def test_lab_command_on_ray(ray_cluster: str, monkeypatch: pytest.MonkeyPatch) -
     assert code == 0, err
     same = run("classic", "--players", "2", "--games", "4", "--budget", "4", "--jobs", "2", "--json")
     assert json.loads(out)["variants"] == json.loads(same[1])["variants"]
+
+
+def lab_in_subprocess(
+    args: list[str], env: dict[str, str], *, block_ray: bool = False
+) -> subprocess.CompletedProcess[str]:
+    """``eights lab ARGS`` in a fresh interpreter; with ``block_ray``, one where ``import ray`` fails as
+    it does where Ray is not installed (``sys.modules['ray'] = None``)."""
+    blocked = "import sys; sys.modules['ray'] = None; " if block_ray else "import sys; "
+    code = blocked + f"sys.argv = ['eights', 'lab', *{args!r}]; from eights.cli import main; main()"
+    return subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env={**os.environ, **env}, timeout=120
+    )
+
+
+def test_cluster_ray_without_ray_says_how_to_get_it(tmp_path: Path) -> None:
+    env = {"EIGHTS_DATABASE_URL": str(tmp_path / "e.db")}
+    done = lab_in_subprocess(["classic", "--games", "2", "--cluster", "ray"], env, block_ray=True)
+    assert done.returncode == 2
+    assert done.stderr == (
+        "eights: error: --cluster ray needs Ray, the ray extra: pip install 'eights[ray]' "
+        "(or pip install -e '.[ray]' here)\n"
+    )
+    assert done.stdout == ""
+
+
+def test_cluster_ray_at_an_address_where_nothing_listens_says_so_in_one_line(tmp_path: Path) -> None:
+    """RAY_ADDRESS naming a port that is bound but not listening: one line, at once; Ray's own ``init``
+    retried there for minutes, printing its warnings."""
+    need("ray", "ray")
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        address = f"127.0.0.1:{taken.getsockname()[1]}"
+        env = {"EIGHTS_DATABASE_URL": str(tmp_path / "e.db"), "RAY_ADDRESS": address}
+        done = lab_in_subprocess(["classic", "--games", "2", "--budget", "3", "--cluster", "ray"], env)
+    assert done.returncode == 2, done.stderr
+    assert done.stderr == (
+        f"eights: error: cannot reach the Ray cluster at RAY_ADDRESS={address} (Connection refused): "
+        "start its head there (ray start --head), or unset RAY_ADDRESS for a local Ray\n"
+    )
+    assert done.stdout == ""

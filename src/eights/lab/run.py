@@ -29,6 +29,7 @@ import math
 import os
 import queue
 import signal
+import socket
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -56,6 +57,8 @@ SECONDS_PER_DEAL = 60.0
 POLL_SECONDS = 0.2
 #: Games of each kind a Ray task plays (a Ray task costs more to start than a process pool's).
 RAY_BATCH = 8
+#: Seconds to wait for the Ray head named by ``RAY_ADDRESS`` to take a connection.
+RAY_PROBE_SECONDS = 5.0
 
 
 class LabError(ValueError):
@@ -254,6 +257,31 @@ def ray_missing() -> str | None:
     except ImportError:
         return "--cluster ray needs Ray, the ray extra: pip install 'eights[ray]' (or pip install -e '.[ray]' here)"
     return None
+
+
+def ray_unreachable() -> str | None:
+    """Why the Ray head that ``RAY_ADDRESS`` names (``host:port`` or ``ray://host:port``) cannot be
+    reached, or None (also for no ``RAY_ADDRESS``, or Ray already started in this process).
+
+    Asked before ``ray.init``, which, at an address where nothing listens, retries for minutes and
+    prints its own warnings. An address of another form (``auto``, ``local``) is left to Ray."""
+    import ray
+
+    address = os.environ.get("RAY_ADDRESS", "").strip()
+    if not address or ray.is_initialized():
+        return None
+    host, colon, port = address.removeprefix("ray://").rpartition(":")
+    if not colon or not host or not port.isdigit():
+        return None
+    try:
+        with socket.create_connection((host.strip("[]"), int(port)), timeout=RAY_PROBE_SECONDS):
+            return None
+    except OSError as exc:
+        reason = exc.strerror or type(exc).__name__
+    return (
+        f"cannot reach the Ray cluster at RAY_ADDRESS={address} ({reason}): start its head there "
+        "(ray start --head), or unset RAY_ADDRESS for a local Ray"
+    )
 
 
 def run_ray(tasks: list[Task], done: dict[Key, Any], on_game: OnGame | None, stop: threading.Event) -> None:
@@ -529,8 +557,8 @@ def run_lab(
     tasks = tasks_for(rulesets, players, games, seed, budget)
     done: dict[Key, Any] = {}
     partial = False
-    if cluster == "ray" and (missing := ray_missing()):
-        raise LabError(missing)
+    if cluster == "ray" and (problem := ray_missing() or ray_unreachable()):
+        raise LabError(problem)
     start = time.perf_counter()
     stop = threading.Event()
     with interrupts_stop(stop):
