@@ -140,6 +140,7 @@ def test_quick_lab_gives_json_figures_and_charts_within_its_caps() -> None:
     assert "Luck against skill" in titles and "Win rate by seat" in titles
     seats = next(c for c in data["charts"] if c["title"] == "Win rate by seat")
     assert len(seats["groups"]) == 3 and len(seats["series"]) == 2
+    assert data["rows"][0]["label"] == "turns per game" and len(data["rows"][0]["cells"]) == 2
     with pytest.raises(LabError, match="1 to 200"):
         quick_lab(["classic"], 4, games=201)
     with pytest.raises(LabError, match="iterations a move"):

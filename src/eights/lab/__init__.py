@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from eights.lab.report import panels
-from eights.lab.run import DEFAULT_BUDGET, LabError, LabResult, run_lab
+from eights.lab.report import panels, rows
+from eights.lab.run import DEFAULT_BUDGET, LabError, LabResult, OnGame, run_lab
 from eights.rules import RuleSet, load_preset
 
 #: The caps of ``quick_lab``: games of each kind per rule set, and the expert's search iterations a move.
@@ -22,14 +22,24 @@ QUICK_MAX_RULESETS = 5
 
 
 def quick_lab(
-    rulesets: Sequence[RuleSet | str], players: int, games: int = 40, budget: int = 50, seed: int = 0
+    rulesets: Sequence[RuleSet | str],
+    players: int,
+    games: int = 40,
+    budget: int = 50,
+    seed: int = 0,
+    *,
+    names: Sequence[str] | None = None,
+    on_game: OnGame | None = None,
 ) -> dict[str, Any]:
     """A short lab in this process, for a server's worker pool: the figures and the charts as JSON-able data.
 
-    ``rulesets`` are rule sets or preset names; ``games`` (at most ``QUICK_MAX_GAMES``) of each kind
-    per rule set, the expert searching ``budget`` iterations a move (at most ``QUICK_MAX_BUDGET``).
+    ``rulesets`` are rule sets or preset names (shown as ``names`` if given); ``games`` (at most
+    ``QUICK_MAX_GAMES``) of each kind per rule set, the expert searching ``budget`` iterations a move
+    (at most ``QUICK_MAX_BUDGET``); ``on_game`` as ``run_lab``'s (raising ``KeyboardInterrupt`` there
+    stops the lab: the figures are those of the games played, marked ``partial``).
     Returns ``LabResult.to_dict()`` (the ``eights lab --json`` object) with ``charts``: each chart of
-    the report as data (``eights.lab.report.Panel.to_dict``).
+    the report as data (``eights.lab.report.Panel.to_dict``), and ``rows``: the figures as text, a row
+    per figure with a cell per rule set (as ``eights lab`` prints them).
 
     :raises LabError: beyond the caps, naming them; ``RulesError`` for rules the players cannot play.
     """
@@ -40,9 +50,10 @@ def quick_lab(
     if not 1 <= budget <= QUICK_MAX_BUDGET:
         raise LabError(f"budget: {budget}; a quick lab's expert searches 1 to {QUICK_MAX_BUDGET} iterations a move")
     rules = [r if isinstance(r, RuleSet) else load_preset(r) for r in rulesets]
-    result = run_lab(rules, players, games, seed, budget=budget)
+    result = run_lab(rules, players, games, seed, names=names, budget=budget, on_game=on_game)
     data = result.to_dict()
     data["charts"] = [p.to_dict() for p in panels(result)]
+    data["rows"] = [{"label": label, "cells": cells} for label, cells in rows(result)]
     return data
 
 

@@ -31,6 +31,7 @@ from eights.rules.ruleset import DRAW_POLICIES, EXPANDED_DECK, SCORING_MODES
 from eights.store import Store, StoreError
 from eights.store.sheets import Sheets
 from eights.table.session import SPEED_WORDS
+from eights.web.lab import LabDesk, LabRefused
 from eights.web.metrics import CONTENT_TYPE, Metrics
 from eights.web.protocol import VERSION, ProtocolError, error, parse
 from eights.web.rooms import DEFAULT_AWAY, HERE, Connection, Hub, RoomError, new_token, rules_from
@@ -86,6 +87,18 @@ class NewRoom(BaseModel):
     names: Annotated[list[Annotated[str, Field(max_length=64)]], Field(max_length=32)] = []
     away_seconds: Annotated[int, Field(ge=5, le=3600)] = DEFAULT_AWAY
     start: bool = False
+
+
+class LabAsked(BaseModel):
+    """``POST /api/lab``: the rules being set up (as a new room gives them) and the table's size."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    preset: Annotated[str, Field(max_length=40)] = "classic"
+    options: Annotated[
+        dict[Annotated[str, Field(max_length=40)], Annotated[str, Field(max_length=80)]], Field(max_length=64)
+    ] = {}
+    players: Annotated[int, Field(ge=1, le=32)]
 
 
 def _label(key: str) -> str:
@@ -307,6 +320,7 @@ def create_app(
     settings = settings or Settings()
     limits = settings.limits
     hub = Hub(store, pool, pace=pace, limits=limits)
+    labs = LabDesk(limits, hub.guard)
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
@@ -314,9 +328,11 @@ def create_app(
         hub.start_sweeping()
         yield
         await hub.close()
+        await labs.aclose()
 
     app = App(title="eights", lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=None)
     app.state.hub = hub
+    app.state.labs = labs
     app.state.settings = settings
     app.mount("/static", StaticFiles(directory=str(STATIC), check_dir=False), name="static")
     app.include_router(
@@ -393,6 +409,24 @@ def create_app(
             "heading": heading(rules),
             "sections": [{"title": s.title, "lines": list(s.lines)} for s in describe(rules)],
         }
+
+    @app.post("/api/lab")
+    async def lab_start(body: LabAsked, request: Request) -> JSONResponse:
+        """Test these rules: the lab's answer (200) when the server has it, else where it stands (202)."""
+        try:
+            done, answer = labs.ask(body.preset, body.options, body.players, client_of(request))
+        except LabRefused as exc:
+            status = 400 if exc.code == "bad_setup" else 429
+            return JSONResponse({"error": str(exc), "code": exc.code}, status_code=status)
+        return JSONResponse(answer, status_code=200 if done else 202)
+
+    @app.get("/api/lab/{key}", response_model=None)
+    async def lab_status(key: str) -> dict[str, Any] | JSONResponse:
+        answer = labs.status(key[:64])
+        if answer["state"] == "unknown":
+            words = "there is no such lab (the server has forgotten it): test the rules again"
+            return JSONResponse({"error": words, "code": "no_lab"}, status_code=404)
+        return answer
 
     def link(code: str) -> str:
         return f"{settings.public_url}/r/{code}"

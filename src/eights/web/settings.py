@@ -14,7 +14,13 @@ from urllib.parse import urlsplit
 
 from limits import RateLimitItem, parse
 
+from eights.lab import QUICK_MAX_BUDGET, QUICK_MAX_GAMES
+
 __all__ = ["Limits", "Settings", "SettingsError", "check_public_url"]
+
+
+#: Limits with a ceiling of their own: a quick lab's games and search budget.
+MAXIMA = {"lab_games": QUICK_MAX_GAMES, "lab_budget": QUICK_MAX_BUDGET}
 
 
 class SettingsError(ValueError):
@@ -55,6 +61,22 @@ class Limits:
     #: Seconds a computer player may think on one decision (the searches' budget; the hard deadline is
     #: this plus a margin, after which the worker is replaced and a quick move is played).
     think_seconds: float = 3.0
+    #: "Test these rules" (``POST /api/lab``): games of each kind per rule set, and the search iterations a
+    #: move of the skill games' expert (at most ``eights.lab.QUICK_MAX_GAMES`` and ``QUICK_MAX_BUDGET``).
+    lab_games: int = 30
+    lab_budget: int = 50
+    #: Seconds a lab plays before it stops handing out games (its figures are then those of the games
+    #: played); one still running ``eights.web.lab.GRACE`` seconds later is stopped with its worker.
+    lab_seconds: float = 60.0
+    #: Labs one client may start, as a rate (an answer the server has kept costs nothing), and have
+    #: waiting or running at once.
+    labs_per_client: str = "20/hour"
+    labs_at_once_per_client: int = 1
+    #: Labs waiting or running on the server at once, and the worker processes that play them.
+    labs_queued: int = 8
+    lab_processes: int = 1
+    #: Finished labs kept to answer the same rules again (the least recently asked forgotten first).
+    lab_cache: int = 128
 
     def with_changes(self, changes: dict[str, str]) -> Limits:
         """These limits with ``changes`` (names and values as text).
@@ -82,6 +104,8 @@ class Limits:
                 raise SettingsError(f"limit {key}: {text!r} is not {example}") from None
             if isinstance(value, int | float) and not value > 0:
                 raise SettingsError(f"limit {key}: {text!r} must be more than 0")
+            if key in MAXIMA and isinstance(value, int) and value > MAXIMA[key]:
+                raise SettingsError(f"limit {key}: {text!r} is more than a quick lab plays (at most {MAXIMA[key]})")
             values[key] = value
         return replace(self, **values)  # type: ignore[arg-type]
 

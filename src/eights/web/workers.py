@@ -46,6 +46,7 @@ import signal
 import threading
 import time
 from collections import deque
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
@@ -56,7 +57,19 @@ from typing import Any
 from eights.bots import Bot, ISMCTSBot, make_bot
 from eights.engine import Action, View
 
-__all__ = ["DEADLINE", "GRACE", "PER_OWNER", "QUEUED", "BotPool", "PoolClosed", "fallback_move"]
+__all__ = [
+    "DEADLINE",
+    "GRACE",
+    "PER_OWNER",
+    "QUEUED",
+    "STARTUP",
+    "BotPool",
+    "PoolClosed",
+    "Worker",
+    "fallback_move",
+    "stop_workers",
+    "watch_parent",
+]
 
 #: Seconds a decision may think, once a worker has it (the named levels think 0.2 s and 1 s).
 DEADLINE = 10.0
@@ -91,10 +104,7 @@ def _serve(conn: Connection) -> None:
     """A worker's life: say it is ready, then answer (bot, view) with ("ok", action, bot) or
     ("error", words), until the pool hangs up or the parent dies. A Ctrl-C at the server's terminal
     reaches its workers too: they leave it to the server, which stops them."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    parent = multiprocessing.parent_process()
-    if parent is not None:
-        threading.Thread(target=_watch, args=(parent,), name="eights-orphan-watch", daemon=True).start()
+    watch_parent()
     conn.send("ready")
     while True:
         try:
@@ -108,6 +118,14 @@ def _serve(conn: Connection) -> None:
         conn.send(reply)
 
 
+def watch_parent() -> None:
+    """In a worker process: ignore Ctrl-C (the server stops its workers), and exit once the parent is gone."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    parent = multiprocessing.parent_process()
+    if parent is not None:
+        threading.Thread(target=_watch, args=(parent,), name="eights-orphan-watch", daemon=True).start()
+
+
 def _watch(parent: BaseProcess) -> None:
     """In a worker: exit once the parent is gone. Its sentinel (a pipe the parent holds open, or its
     process handle) ends at its death on every platform; on POSIX a worker whose parent died is also
@@ -117,13 +135,16 @@ def _watch(parent: BaseProcess) -> None:
     os._exit(1)
 
 
-class _Worker:
+class Worker:
     """One worker process and the pool's end of its pipe. One exchange at a time uses it; the lock
-    keeps two threads (an exchange and ``close``) from stopping it at once."""
+    keeps two threads (an exchange and ``close``) from stopping it at once. ``serve(conn)`` is the
+    worker's life (a computer player's by default; ``eights.web.lab`` runs labs in its own)."""
 
-    def __init__(self, context: SpawnContext) -> None:
+    def __init__(
+        self, context: SpawnContext, serve: Callable[[Connection], None] | None = None, name: str = "eights-bot"
+    ) -> None:
         here, there = context.Pipe()
-        self.process: BaseProcess = context.Process(target=_serve, args=(there,), name="eights-bot", daemon=True)
+        self.process: BaseProcess = context.Process(target=serve or _serve, args=(there,), name=name, daemon=True)
         self.process.start()
         there.close()
         self.conn: Connection = here
@@ -218,7 +239,7 @@ class BotPool:
         self.per_owner = per_owner
         self.queued = queued
         self._context = multiprocessing.get_context("spawn")
-        self._workers: list[_Worker | None] = [None] * self.processes
+        self._workers: list[Worker | None] = [None] * self.processes
         self._free = list(range(self.processes))
         self._queues: dict[str, deque[_Job]] = {}
         #: Owners with a decision waiting and none in flight, in the order they came (a dict as an ordered set).
@@ -395,10 +416,10 @@ class BotPool:
                 self._counts["restarts"] += 1
         return None
 
-    def _start(self, slot: int) -> _Worker | None:
+    def _start(self, slot: int) -> Worker | None:
         """A fresh worker in ``slot``; None when none can start now (too many processes): the next decision tries."""
         try:
-            worker = self._workers[slot] = _Worker(self._context)
+            worker = self._workers[slot] = Worker(self._context)
         except OSError:
             return None
         return worker
@@ -426,13 +447,13 @@ class BotPool:
         """Stop every worker, busy or not (SIGTERM, SIGKILL after ``GRACE``); decisions still waiting
         play the fallback move. Later decisions raise ``PoolClosed``. Blocks for ``GRACE`` at most
         (and the time a SIGKILL takes). Call it from the event loop's thread, or with no loop running."""
-        _stop(self._shut())
+        stop_workers(self._shut())
 
     async def aclose(self) -> None:
         """``close`` without blocking the event loop: the workers are waited for in a thread."""
-        await asyncio.to_thread(_stop, self._shut())
+        await asyncio.to_thread(stop_workers, self._shut())
 
-    def _shut(self) -> list[_Worker]:
+    def _shut(self) -> list[Worker]:
         """Close the pool: no more decisions, the waiting ones answered; the workers, to be stopped."""
         if self._closed:
             return []
@@ -451,7 +472,7 @@ class BotPool:
         return workers
 
 
-def _stop(workers: list[_Worker]) -> None:
+def stop_workers(workers: list[Worker]) -> None:
     """Stop ``workers`` together: SIGTERM to all, SIGKILL to those alive ``GRACE`` seconds later."""
     for worker in workers:
         worker.terminate()
