@@ -63,7 +63,7 @@ class Limits:
     think_seconds: float = 3.0
     #: "Test these rules" (``POST /api/lab``): games of each kind per rule set, and the search iterations a
     #: move of the skill games' expert (at most ``eights.lab.QUICK_MAX_GAMES`` and ``QUICK_MAX_BUDGET``).
-    lab_games: int = 30
+    lab_games: int = 20
     lab_budget: int = 50
     #: Seconds a lab plays before it stops handing out games (its figures are then those of the games
     #: played); one still running ``eights.web.lab.GRACE`` seconds later is stopped with its worker.

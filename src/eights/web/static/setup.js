@@ -4,6 +4,7 @@
 
 import { $, button, el, keepingFocus, labelled, saved, select } from "./dom.js";
 import { rulesDialog } from "./dialogs.js";
+import { labPanel } from "./lab.js";
 
 let moreOpen = false; // "More options" stays open across redraws
 
@@ -60,7 +61,7 @@ export function rulesForm({ catalog, config, prefix, newSeat, change }, between 
     (option.main ? main : more).append(optionControl(option, config, prefix, change));
   }
   if (main.children.length > 1) form.append(main);
-  form.append(more);
+  form.append(more, labPanel(prefix, config));
   return form;
 }
 
