@@ -5,6 +5,7 @@ client, the time a lab may play."""
 
 from __future__ import annotations
 
+import asyncio
 import os
 import time
 from collections.abc import Iterator
@@ -17,6 +18,8 @@ from fastapi.testclient import TestClient
 
 from eights.store import Store, database_url
 from eights.web.app import create_app
+from eights.web.guard import Guard
+from eights.web.lab import GRACE, LabDesk
 from eights.web.settings import Limits, Settings, SettingsError
 
 #: Seconds to wait for a lab of a few games to end (a worker process starts for the first one).
@@ -133,6 +136,14 @@ def test_one_client_s_labs_at_once_and_the_server_s_queue_are_capped(tmp_path: P
         assert status == 202 and joined["id"] == first["id"]
         status, second = ask(client, "classic", {}, 4)
         assert status == 429 and second["code"] == "too_many_labs" and "at most 1 at once" in second["error"]
+        labs = client.app.state.labs  # type: ignore[attr-defined]
+        until = time.monotonic() + PATIENCE
+        while not labs.pids():
+            assert time.monotonic() < until
+            time.sleep(0.05)
+        busy = labs.pids()[0]
+    with pytest.raises(ProcessLookupError):
+        os.kill(busy, 0)  # the server stopped its lab worker, busy as it was
     with served(tmp_path, "two.db", lab_games=60, labs_at_once_per_client=3, labs_queued=2) as client:
         assert ask(client, "derange", {}, 4)[0] == 202
         status, waiting = ask(client, "derange", {}, 5)
@@ -159,3 +170,42 @@ def test_lab_limits_are_settings_with_ceilings() -> None:
         Limits().with_changes({"lab_games": "500"})
     with pytest.raises(SettingsError, match="limit lab_seconds: '0' must be more than 0"):
         Limits().with_changes({"lab_seconds": "0"})
+
+
+def test_a_lab_past_its_hard_deadline_is_stopped_with_its_worker_and_the_next_has_a_fresh_one() -> None:
+    """A worker still playing ``grace`` seconds past ``lab_seconds`` is stopped, the lab failed in words;
+    the same rules asked again start a fresh worker."""
+    limits = Limits(lab_games=50, lab_budget=3, lab_seconds=0.001)
+
+    async def until_ended(desk: LabDesk, key: str, seen: set[int]) -> dict[str, Any]:
+        until = time.monotonic() + PATIENCE
+        while (answer := desk.status(key))["state"] in ("waiting", "playing"):
+            seen.update(desk.pids())
+            assert time.monotonic() < until, answer
+            await asyncio.sleep(0.05)
+        return answer
+
+    async def main() -> None:
+        desk = LabDesk(limits, Guard(limits), grace=0.001)
+        try:
+            _, started = desk.ask("derange", {}, 4, "a client")
+            first: set[int] = set()
+            failed = await until_ended(desk, started["id"], first)
+            assert failed["state"] == "failed"
+            assert failed["error"] == (
+                "the lab took longer than 0.002 s and was stopped: try again when the server is less busy"
+            )
+            assert len(first) == 1 and desk.pids() == []
+            with pytest.raises(ProcessLookupError):
+                os.kill(first.pop(), 0)  # stopped, and reaped
+            desk.grace = GRACE
+            _, again = desk.ask("derange", {}, 4, "a client")  # a failed lab is played again
+            assert again["state"] in ("waiting", "playing")
+            second: set[int] = set()
+            done = await until_ended(desk, again["id"], second)
+            assert done["state"] == "done" and done["lab"]["partial"] and len(second) == 1
+        finally:
+            await desk.aclose()
+        assert desk.pids() == []
+
+    asyncio.run(main())

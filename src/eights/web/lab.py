@@ -168,8 +168,11 @@ def _play(asked: Question, seconds: float, tell: Callable[[tuple[Any, ...]], Non
     return quick_lab(rulesets, asked.players, asked.games, asked.budget, SEED, names=names, on_game=on_game)
 
 
-def _exchange(worker: Worker, asked: Question, seconds: float, on_played: Callable[[int], None]) -> tuple[Any, ...]:
-    """In a thread: the worker's reply to ``asked``, or ("overrun",) or ("lost",) once it was stopped."""
+def _exchange(
+    worker: Worker, asked: Question, seconds: float, grace: float, on_played: Callable[[int], None]
+) -> tuple[Any, ...]:
+    """In a thread: the worker's reply to ``asked`` (playing ``seconds``), or ("overrun",) once it was
+    stopped ``grace`` seconds past that, or ("lost",) when it died."""
     try:
         if not worker.ready:
             if not worker.conn.poll(STARTUP):
@@ -178,7 +181,7 @@ def _exchange(worker: Worker, asked: Question, seconds: float, on_played: Callab
             worker.conn.recv()
             worker.ready = True
         worker.conn.send((asked, seconds))
-        until = time.monotonic() + seconds + GRACE
+        until = time.monotonic() + seconds + grace
         while True:
             if not worker.conn.poll(max(0.0, until - time.monotonic())):
                 worker.stop(STOP_GRACE)
@@ -209,8 +212,10 @@ class Job:
 class LabDesk:
     """Where the server's labs wait, play and are kept; see the module docstring."""
 
-    def __init__(self, limits: Limits, guard: Guard) -> None:
+    def __init__(self, limits: Limits, guard: Guard, grace: float = GRACE) -> None:
+        """``grace``: seconds past ``limits.lab_seconds`` before a busy worker is stopped."""
         self.limits = limits
+        self.grace = grace
         self.guard = guard
         self.processes = limits.lab_processes
         self._context = multiprocessing.get_context("spawn")
@@ -307,7 +312,9 @@ class LabDesk:
 
         seconds = self.limits.lab_seconds
         loop = asyncio.get_running_loop()
-        reply = await loop.run_in_executor(self._exchanges, _exchange, worker, job.asked, seconds, on_played)
+        reply = await loop.run_in_executor(
+            self._exchanges, _exchange, worker, job.asked, seconds, self.grace, on_played
+        )
         if reply[0] == "ok":
             lab = reply[1]
             job.played = sum(sum(v["games"].values()) for v in lab["variants"])
@@ -317,7 +324,7 @@ class LabDesk:
             return failed(f"the lab failed: {reply[1]}")
         self._workers[slot] = None  # stopped: the next lab starts a fresh one
         return failed(
-            f"the lab took longer than {seconds + GRACE:g} s and was stopped: try again when the server is less busy"
+            f"the lab took longer than {seconds + self.grace:g} s and was stopped: try again when the server is less busy"
         )
 
     def _start(self, slot: int) -> Worker | None:
