@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import signal
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -207,5 +208,32 @@ def test_a_lab_past_its_hard_deadline_is_stopped_with_its_worker_and_the_next_ha
         finally:
             await desk.aclose()
         assert desk.pids() == []
+
+    asyncio.run(main())
+
+
+def test_a_lab_whose_worker_is_killed_fails_in_words_and_the_server_goes_on() -> None:
+    limits = Limits(lab_games=60, lab_budget=3)
+
+    async def main() -> None:
+        desk = LabDesk(limits, Guard(limits))
+        try:
+            _, started = desk.ask("derange", {}, 4, "a client")
+            until = time.monotonic() + PATIENCE
+            while desk.status(started["id"])["played"] == 0:  # the worker is up and playing
+                assert time.monotonic() < until
+                await asyncio.sleep(0.05)
+            os.kill(desk.pids()[0], signal.SIGKILL)
+            while (answer := desk.status(started["id"]))["state"] == "playing":
+                assert time.monotonic() < until
+                await asyncio.sleep(0.05)
+            assert answer == {
+                "id": started["id"],
+                "state": "failed",
+                "error": "the lab's worker process ended before the lab did: try again in a minute",
+            }
+            assert desk.pids() == [] and desk.jobs == {}
+        finally:
+            await desk.aclose()
 
     asyncio.run(main())

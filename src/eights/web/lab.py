@@ -322,10 +322,11 @@ class LabDesk:
             return ("partial" if lab["partial"] else "done"), {**answer, **job.asked.words(), "lab": lab}
         if reply[0] == "error":
             return failed(f"the lab failed: {reply[1]}")
-        self._workers[slot] = None  # stopped: the next lab starts a fresh one
-        return failed(
-            f"the lab took longer than {seconds + self.grace:g} s and was stopped: try again when the server is less busy"
-        )
+        self._workers[slot] = None  # stopped or dead: the next lab starts a fresh one
+        if reply[0] == "lost":
+            return failed("the lab's worker process ended before the lab did: try again in a minute")
+        limit = seconds + self.grace
+        return failed(f"the lab took longer than {limit:g} s and was stopped: try again when the server is less busy")
 
     def _start(self, slot: int) -> Worker | None:
         try:
