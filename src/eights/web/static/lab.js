@@ -78,7 +78,7 @@ function makePanel(prefix) {
         await new Promise((resolve) => setTimeout(resolve, POLL));
         answer = await call(`/api/lab/${encodeURIComponent(answer.id)}`);
       }
-      if (answer.state === "failed") throw new Error(answer.error);
+      if (answer.state === "failed") throw new Error(capital(answer.error));
       const { drawResults } = await import("./lab-charts.js");
       tested = keyOf(asked);
       results.replaceChildren(...drawResults(answer, prefix));
