@@ -6,6 +6,7 @@ instances); the count of open sockets is a plain counter, since a socket is held
 
 from __future__ import annotations
 
+import time
 from collections import Counter
 
 from limits.storage import MemoryStorage
@@ -13,7 +14,7 @@ from limits.strategies import MovingWindowRateLimiter
 
 from eights.web.settings import Limits
 
-__all__ = ["Guard"]
+__all__ = ["Bucket", "Guard"]
 
 
 class Guard:
@@ -54,3 +55,20 @@ class Guard:
         self.sockets[client] -= 1
         if self.sockets[client] <= 0:
             del self.sockets[client]
+
+
+class Bucket:
+    """A token bucket: ``rate`` messages a second, bursts of ``burst``."""
+
+    def __init__(self, rate: float, burst: int) -> None:
+        self.rate, self.burst = rate, float(burst)
+        self.tokens, self.at = float(burst), time.monotonic()
+
+    def take(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)
+        self.at = now
+        if self.tokens < 1:
+            return False
+        self.tokens -= 1
+        return True
