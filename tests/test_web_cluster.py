@@ -25,7 +25,7 @@ from eights.web.cluster import Cluster
 from eights.web.protocol import CLOSE_MOVED, parse
 from eights.web.rooms import EPOCH, Connection, Hub
 from tests.browser import PATIENCE, LiveServer
-from tests.redis_server import RedisServer
+from tests.redis_server import RedisServer, free_port
 
 
 def post(base: str, path: str, body: dict[str, Any]) -> dict[str, Any]:
@@ -240,6 +240,10 @@ def test_redis_restarted_under_running_instances(instances: list[LiveServer], re
         with urllib.request.urlopen(first.base + "/healthz", timeout=PATIENCE) as answer:
             health = json.load(answer)
         assert health["redis"] == "up"
+        with urllib.request.urlopen(second.base + "/metrics", timeout=PATIENCE) as answer:
+            metrics = answer.read().decode()
+        assert "eights_redis_up 1.0" in metrics
+        assert "eights_relayed_connections 1.0" in metrics  # the host, relayed to the room's owner
     finally:
         host.close()
 
@@ -286,3 +290,17 @@ def test_a_paused_owner_is_fenced(redis_server: RedisServer, tmp_path: Path) -> 
             store.close()
 
     asyncio.run(scenario())
+
+
+@pytest.mark.parametrize(
+    ("url", "words"),
+    [("redis://127.0.0.1:1/0", "cannot reach Redis at redis://127.0.0.1:1/0"), ("localhost:6379", "give a Redis URL")],
+)
+def test_a_redis_that_cannot_be_used_is_named_in_one_line(url: str, words: str, tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    command = [sys.executable, "-m", "eights.cli", "serve", "--port", str(free_port()), "--db", str(tmp_path / "x.db")]
+    done = subprocess.run([*command, "--redis", url], capture_output=True, text=True, timeout=60, check=False)
+    assert done.returncode != 0
+    assert words in done.stderr and "Traceback" not in done.stderr

@@ -96,7 +96,7 @@ def check_reachable(url: str) -> None:
     try:
         client.ping()
     except (RedisError, OSError) as exc:
-        raise ClusterError(f"cannot reach Redis at {url}: {exc}; start it, or check --redis") from None
+        raise ClusterError(f"cannot reach Redis at {url}: {str(exc).rstrip('.')}; start it, or check --redis") from None
     finally:
         client.close()
 

@@ -755,7 +755,9 @@ class Hub:
     async def hello(self, connection: Connection, message: Hello) -> None:
         """Join a room: as the seat whose token is given, else as a spectator. Only the newcomer is sent the
         room; the others hear of it only when a seat's person came back."""
-        if self.cluster is not None:
+        if connection.remote is not None:  # relayed here by the instance that found this one the owner
+            room = self.rooms.get(normal_code(message.room)) or self.get("", connection.client)
+        elif self.cluster is not None:
             found = await self._locate(message.room, connection.client)
             if not isinstance(found, Room):
                 await self._relay(connection, found, normal_code(message.room), message)
@@ -1191,8 +1193,8 @@ class Hub:
         taken = await self.receive(connection, message)
         if not taken and connection.refusals is not None and not connection.refusals.take():
             await self._remote_close(key, CLOSE_FLOOD)
-        elif connection.room is None and not connection.closed:
-            await self._remote_close(key, CLOSE_MOVED)  # its hello found no room here: it asks again
+        elif isinstance(message, Hello) and normal_code(message.room) not in self.rooms and not connection.closed:
+            await self._remote_close(key, CLOSE_MOVED)  # the room is not played here (any more): it asks again
 
     def _remote_connection(self, key: tuple[str, str], client: str) -> Connection:
         """A connection another instance holds to a room owned here."""
