@@ -58,11 +58,15 @@ class WorkerProcess:
         raise AssertionError(f"the worker never said {words!r}; it said {self.said}")
 
     def stop(self) -> None:
-        """SIGTERM, as a service manager stops it: it says it stopped and exits with 0."""
+        """SIGTERM, as a service manager stops it: it says it stopped, with no traceback, and exits with 0."""
         if self.process.poll() is None:
             self.process.send_signal(signal.SIGTERM)
             assert self.process.wait(PATIENCE) == 0
             self.wait_for("stopped after")
+            time.sleep(0.2)  # the reading thread's last lines
+            while not self.lines.empty():
+                self.said.append(self.lines.get())
+            assert not any("Traceback" in line for line in self.said), self.said
 
 
 @contextmanager
@@ -149,7 +153,10 @@ def test_the_quick_levels_think_in_the_server(url: str):
     assert stats["searches"] == stats["fallbacks"] == 0
 
 
-def test_a_worker_killed_mid_decision_is_replaced_within_the_deadline(url: str):
+@pytest.mark.parametrize("how", ["SIGKILL", "SIGTERM"])
+def test_a_worker_killed_mid_decision_is_replaced_within_the_deadline(url: str, how: str):
+    """Killed (SIGKILL), its key lapses; stopped (SIGTERM), it deletes its key: either way the pool sends
+    the decision again, and the other worker makes it."""
     game, seen = table()
 
     async def main(running: list[WorkerProcess]) -> tuple[Any, dict[str, int | float], dict[str, int]]:
@@ -162,8 +169,12 @@ def test_a_worker_killed_mid_decision_is_replaced_within_the_deadline(url: str):
                 await asyncio.sleep(0.05)
             pid = int(busy[0].split(":")[-2])
             (taker,) = [worker for worker in running if worker.process.pid == pid]
-            taker.process.kill()  # SIGKILL, mid-decision
-            assert taker.process.wait() == -signal.SIGKILL
+            if how == "SIGKILL":
+                taker.process.kill()
+                assert taker.process.wait() == -signal.SIGKILL
+            else:
+                await asyncio.to_thread(taker.stop)
+                assert any("stopped after 0 decisions" in line for line in taker.said)
             got = await asyncio.wait_for(asking, PATIENCE)
             stats = pool.stats()
             await asyncio.sleep(LAPSE + 0.5)  # the killed worker's key lapses

@@ -252,12 +252,22 @@ async def _work(redis: ArqRedis, state: _WorkerState, stop: asyncio.Event) -> st
     lost: str | None = None
     if running.done() and not running.cancelled() and (failure := running.exception()) is not None:
         lost = _words(failure)
-    else:
+    # The decisions running are dropped (their servers send them again); a task cancelled while arq wrote
+    # its end would make arq's close raise CancelledError, so they are ended here first.
+    worker.allow_pick_jobs = False
+    running.cancel()
+    await asyncio.gather(running, return_exceptions=True)
+    running_jobs = list(worker.tasks.values())
+    for job in running_jobs:
+        job.cancel()
+    await asyncio.gather(*running_jobs, return_exceptions=True)
+    worker.tasks.clear()
+    if lost is None:
         # Gone at once, so that the servers send its decisions again without waiting for the key to lapse.
         with contextlib.suppress(RedisError, OSError):
             await redis.delete(WORKERS + state.name)
     try:
-        await worker.close()  # cancels the decisions running and closes the connections
+        await worker.close()  # closes the connections
     except (RedisError, OSError) as exc:
         lost = lost or _words(exc)
     return lost
