@@ -474,6 +474,7 @@ def _register_commands() -> None:
     from eights.tournament import tournament_command
     from eights.tui import play_command
     from eights.web import serve_command
+    from eights.web.worker_command import worker_command
 
     app.command("play")(play_command)
     app.command("serve")(serve_command)
@@ -483,6 +484,7 @@ def _register_commands() -> None:
     app.command("review")(review_command)
     app.add_typer(scorecard_app)
     app.command("lab")(lab_command)
+    app.command("worker")(worker_command)
 
 
 _register_commands()

@@ -51,12 +51,12 @@ from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 from multiprocessing.context import SpawnContext
 from multiprocessing.process import BaseProcess
-from typing import Any
+from typing import Any, Protocol
 
 from eights.bots import Bot, ISMCTSBot, make_bot
 from eights.engine import Action, View
 
-__all__ = ["DEADLINE", "GRACE", "PER_OWNER", "QUEUED", "BotPool", "PoolClosed", "fallback_move"]
+__all__ = ["DEADLINE", "GRACE", "PER_OWNER", "QUEUED", "BotPool", "Pool", "PoolClosed", "fallback_move"]
 
 #: Seconds a decision may think, once a worker has it (the named levels think 0.2 s and 1 s).
 DEADLINE = 10.0
@@ -76,6 +76,18 @@ FALLBACK_SECONDS = 1.0
 
 class PoolClosed(RuntimeError):
     """A decision asked of a pool after ``close``."""
+
+
+class Pool(Protocol):
+    """Where a server's computer players think: ``BotPool`` here, or ``eights.web.queue.QueuePool`` on workers."""
+
+    async def choose(self, bot: Bot, view: View, owner: str) -> tuple[Action, Bot]: ...
+
+    def stats(self) -> dict[str, int | float]: ...
+
+    def close(self) -> None: ...
+
+    async def aclose(self) -> None: ...
 
 
 def fallback_move(view: View) -> Action:
@@ -255,7 +267,7 @@ class BotPool:
             got = await self._think_quick(bot, view)
         self._counts["decisions"] += 1
         if got is None:
-            return await self._fallback(view), bot
+            return await self.fallback(view), bot
         return got
 
     async def _think_quick(self, bot: Bot, view: View) -> tuple[Action, Bot] | None:
@@ -287,8 +299,8 @@ class BotPool:
             job.timer.cancel()
             self._unqueue(job)  # still waiting only when its asker gave up (was cancelled)
 
-    async def _fallback(self, view: View) -> Action:
-        """The normal player's move (in a thread, guarded), else a random legal one."""
+    async def fallback(self, view: View) -> Action:
+        """The normal player's move (in a thread, guarded), else a random legal one; counted in ``fallbacks``."""
         self._counts["fallbacks"] += 1
         if not self._closed:
             finding = asyncio.get_running_loop().run_in_executor(self._quick, fallback_move, view)
