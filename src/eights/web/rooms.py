@@ -65,6 +65,7 @@ from eights.web.protocol import (
 )
 from eights.web.settings import Limits
 from eights.web.tableview import SeatLog, table_json
+from eights.web.queue import QueuePool
 from eights.web.workers import BotPool
 
 log = logging.getLogger("eights.web")
@@ -295,7 +296,7 @@ class Hub:
     def __init__(
         self,
         store: Store,
-        pool: BotPool | None = None,
+        pool: BotPool | QueuePool | None = None,
         clock: Callable[[], float] = time.monotonic,
         pace: float = 0.7,
         limits: Limits | None = None,
@@ -305,8 +306,11 @@ class Hub:
         self.store = store
         self.saved = Rooms(store)
         self.limits = limits or Limits()
-        self.guard = Guard(self.limits)
-        self.pool = pool or BotPool(deadline=self.limits.think_seconds + 2.0)
+        self.guard = Guard(self.limits, cluster.url if cluster is not None else None)
+        deadline = self.limits.think_seconds + 2.0
+        if pool is None:  # with many instances, the searches go to the worker tier (eights worker)
+            pool = BotPool(deadline=deadline) if cluster is None else QueuePool(cluster.url, deadline=deadline)
+        self.pool: BotPool | QueuePool = pool
         self.clock = clock
         self.sleep = sleep
         self.pace = pace
@@ -1096,6 +1100,7 @@ class Hub:
         for task in list(self._tasks):
             task.cancel()
         await self.pool.aclose()
+        self.guard.close()
         if self.cluster is not None:
             with contextlib.suppress(RedisError, OSError):
                 for code in list(self.rooms):  # the rooms are saved: another instance takes them up at once
