@@ -40,23 +40,12 @@ from typing import Any
 
 import redis
 
+from botpool import a_decision
 from eights.bots import make_bot
-from eights.engine import Game, View, view
-from eights.rules import load_preset
 from eights.web.queue import QueuePool
 from eights.web.workers import BotPool, Pool
 
 PORT = 18362
-
-
-def a_decision(seed: int) -> View:
-    """A two-player classic deal at a choice of seat 0 with two legal moves or more."""
-    game = Game(load_preset("classic"), 2, seed=seed)
-    other = make_bot("normal", seed)
-    while game.to_act != 0 or len(game.legal_actions()) < 2 or not game.actions:
-        seat = game.to_act
-        game.play(other.choose(view(game, seat)) if seat == 1 else game.legal_actions()[0])
-    return view(game, 0)
 
 
 def start_workers(url: str, count: int) -> list[subprocess.Popen[str]]:
