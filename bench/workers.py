@@ -12,7 +12,9 @@ For each count of ``--workers``, that many ``eights worker --processes 1`` are s
 and ``--rooms`` rooms each ask a search as soon as they have the last one, for ``--seconds`` seconds,
 through one ``QueuePool``. A search is a fixed amount of work (``hard`` with ``--iterations``, not a time
 budget), so that a worker sharing a core with another does not answer as fast: decisions per second
-show what the cores give, not how many searches are asked at once.
+show what the cores give, not how many searches are asked at once. Each room keeps the bot that came
+back, as the web table does: with its beliefs it weighs about half a megabyte pickled, and goes to the
+worker and back through Redis at every decision.
 
 What is printed: for each count, ``decisions`` answered by the workers in the timed part, ``per_second``,
 the time from asking to the answer (``median``, ``p90``, in seconds), ``fallbacks`` (none expected: the
@@ -38,23 +40,12 @@ from typing import Any
 
 import redis
 
+from botpool import a_decision
 from eights.bots import make_bot
-from eights.engine import Game, View, view
-from eights.rules import load_preset
 from eights.web.queue import QueuePool
 from eights.web.workers import BotPool, Pool
 
 PORT = 18362
-
-
-def a_decision(seed: int) -> View:
-    """A two-player classic deal at a choice of seat 0 with two legal moves or more."""
-    game = Game(load_preset("classic"), 2, seed=seed)
-    other = make_bot("normal", seed)
-    while game.to_act != 0 or len(game.legal_actions()) < 2 or not game.actions:
-        seat = game.to_act
-        game.play(other.choose(view(game, seat)) if seat == 1 else game.legal_actions()[0])
-    return view(game, 0)
 
 
 def start_workers(url: str, count: int) -> list[subprocess.Popen[str]]:
@@ -82,11 +73,12 @@ async def load(pool: Pool, args: argparse.Namespace) -> dict[str, Any]:
     until = 0.0
 
     async def room(number: int) -> None:
-        seed = 0
+        bot = make_bot("hard", number, iterations=args.iterations)
         while time.perf_counter() < until:
-            seed += 1
             start = time.perf_counter()
-            await pool.choose(make_bot("hard", seed, iterations=args.iterations), seen, f"room{number}")
+            _, bot = await pool.choose(
+                bot, seen, f"room{number}"
+            )  # as a room does: the bot comes back, beliefs and all
             if start < until:
                 times.append(time.perf_counter() - start)
 

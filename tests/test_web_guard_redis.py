@@ -19,22 +19,12 @@ from eights.web.guard import ALIVE, SOCKETS, Guard
 from eights.web.settings import Limits
 from tests.test_web_workers import PATIENCE
 
-DATABASES = iter(range(1, 16))
 LIMITS = Limits(rooms_per_client="4/hour", misses_per_client="2/minute", connections_per_client=4)
 
 
 @pytest.fixture
-def url(redis_server: Any) -> str:
-    database = next(DATABASES)
-    client = redis.Redis.from_url(redis_server.url_for(database))
-    client.flushdb()
-    client.close()
-    return str(redis_server.url_for(database))
-
-
-@pytest.fixture
-def guards(url: str) -> Iterator[tuple[Guard, Guard]]:
-    one, two = Guard(LIMITS, url), Guard(LIMITS, url)
+def guards(redis_url: str) -> Iterator[tuple[Guard, Guard]]:
+    one, two = Guard(LIMITS, redis_url), Guard(LIMITS, redis_url)
     yield one, two
     one.close()
     two.close()
@@ -67,21 +57,21 @@ def test_two_instances_share_the_rates(guards: tuple[Guard, Guard]):
     assert not two.may_look_up("1.2.3.4")
 
 
-def test_two_instances_share_the_sockets(url: str, guards: tuple[Guard, Guard]):
+def test_two_instances_share_the_sockets(redis_url: str, guards: tuple[Guard, Guard]):
     one, two = guards
     assert [one.open_socket("1.2.3.4") for _ in range(3)] == [True] * 3
     assert two.open_socket("1.2.3.4")
     assert not two.open_socket("1.2.3.4")
     assert not one.open_socket("1.2.3.4")
-    assert sorted(counted(url, "1.2.3.4").values()) == [1, 3]
+    assert sorted(counted(redis_url, "1.2.3.4").values()) == [1, 3]
     one.close_socket("1.2.3.4")
     assert two.open_socket("1.2.3.4")
     assert not one.open_socket("1.2.3.4")
     assert one.open_socket("5.6.7.8"), "another client has its own"
 
 
-def test_an_instance_closed_stops_counting_at_once(url: str):
-    one, two = Guard(LIMITS, url), Guard(LIMITS, url)
+def test_an_instance_closed_stops_counting_at_once(redis_url: str):
+    one, two = Guard(LIMITS, redis_url), Guard(LIMITS, redis_url)
     try:
         for _ in range(4):
             assert one.open_socket("1.2.3.4")
@@ -92,7 +82,7 @@ def test_an_instance_closed_stops_counting_at_once(url: str):
         two.close()
 
 
-def test_the_sockets_of_a_killed_instance_stop_counting_once_its_beat_lapses(url: str):
+def test_the_sockets_of_a_killed_instance_stop_counting_once_its_beat_lapses(redis_url: str):
     """An instance SIGKILLed with four sockets of a client: the other refuses that client's fifth until
     the dead one's beat is ALIVE seconds old, then lets it in."""
     holder = textwrap.dedent(
@@ -100,14 +90,14 @@ def test_the_sockets_of_a_killed_instance_stop_counting_once_its_beat_lapses(url
         import sys, time
         from eights.web.guard import Guard
         from eights.web.settings import Limits
-        guard = Guard(Limits(connections_per_client=4), {url!r})
+        guard = Guard(Limits(connections_per_client=4), {redis_url!r})
         assert all(guard.open_socket("1.2.3.4") for _ in range(4))
         print("holding", flush=True)
         time.sleep(600)
         """
     )
     process = subprocess.Popen([sys.executable, "-c", holder], stdout=subprocess.PIPE, text=True)
-    other = Guard(LIMITS, url)
+    other = Guard(LIMITS, redis_url)
     try:
         assert process.stdout is not None
         assert process.stdout.readline().strip() == "holding"
@@ -117,15 +107,15 @@ def test_the_sockets_of_a_killed_instance_stop_counting_once_its_beat_lapses(url
         killed = time.monotonic()
         eventually(lambda: other.open_socket("1.2.3.4"), "the dead instance's sockets never stopped counting")
         assert time.monotonic() - killed >= ALIVE - 1.5, "not before its beat lapsed"
-        assert list(counted(url, "1.2.3.4").values()) == [1], "the dead instance's count was dropped"
+        assert list(counted(redis_url, "1.2.3.4").values()) == [1], "the dead instance's count was dropped"
     finally:
         process.kill()
         process.wait()
         other.close()
 
 
-def test_redis_down_each_instance_keeps_to_its_share_then_both_recover(redis_server: Any, url: str):
-    one, two = Guard(LIMITS, url), Guard(LIMITS, url)
+def test_redis_down_each_instance_keeps_to_its_share_then_both_recover(redis_server: Any, redis_url: str):
+    one, two = Guard(LIMITS, redis_url), Guard(LIMITS, redis_url)
     try:
         assert [one.open_socket("1.2.3.4") for _ in range(3)] == [True] * 3
         assert two.open_socket("1.2.3.4")
@@ -139,7 +129,7 @@ def test_redis_down_each_instance_keeps_to_its_share_then_both_recover(redis_ser
         assert [two.make_room("9.9.9.9") for _ in range(3)] == [True, True, False]
         redis_server.start()  # empty: what it held was lost
         eventually(
-            lambda: sorted(counted(url, "1.2.3.4").values()) == [2, 3] and counted(url, "9.9.9.9") != {},
+            lambda: sorted(counted(redis_url, "1.2.3.4").values()) == [2, 3] and counted(redis_url, "9.9.9.9") != {},
             "the instances never wrote their counts again",
         )
         assert not one.open_socket("1.2.3.4"), "the client holds five across both"
@@ -155,13 +145,13 @@ def test_redis_down_each_instance_keeps_to_its_share_then_both_recover(redis_ser
         two.close()
 
 
-def test_a_redis_restart_is_recovered_by_itself(redis_server: Any, url: str):
-    one, two = Guard(LIMITS, url), Guard(LIMITS, url)
+def test_a_redis_restart_is_recovered_by_itself(redis_server: Any, redis_url: str):
+    one, two = Guard(LIMITS, redis_url), Guard(LIMITS, redis_url)
     try:
         assert [one.open_socket("1.2.3.4") for _ in range(2)] == [True] * 2
         assert [two.open_socket("1.2.3.4") for _ in range(2)] == [True] * 2
         redis_server.restart()
-        eventually(lambda: sorted(counted(url, "1.2.3.4").values()) == [2, 2], "the counts never came back")
+        eventually(lambda: sorted(counted(redis_url, "1.2.3.4").values()) == [2, 2], "the counts never came back")
         assert not one.open_socket("1.2.3.4")
         assert not two.open_socket("1.2.3.4")
     finally:

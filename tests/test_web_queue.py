@@ -25,9 +25,6 @@ from eights.bots import Bot, ISMCTSBot, make_bot
 from eights.web.queue import LAPSE, WORKERS, QueuePool
 from tests.test_web_workers import PATIENCE, alive, endless_search, table
 
-#: Each test on a database of its own, so that no worker of one serves another's decisions.
-DATABASES = iter(range(1, 16))
-
 
 class WorkerProcess:
     """One `eights worker` and the lines it printed, read as they come."""
@@ -98,21 +95,12 @@ def search(seconds: float, seed: int = 5) -> Bot:
     return make_bot("hard", seed, seconds=seconds)
 
 
-@pytest.fixture
-def url(redis_server: Any) -> str:
-    database = next(DATABASES)
-    client = redis.Redis.from_url(redis_server.url_for(database))
-    client.flushdb()
-    client.close()
-    return str(redis_server.url_for(database))
-
-
 @pytest.mark.parametrize("count", [1, 2])
-def test_decisions_go_through_the_workers(url: str, count: int):
+def test_decisions_go_through_the_workers(redis_url: str, count: int):
     game, seen = table()
 
     async def main() -> tuple[list[Any], dict[str, int | float]]:
-        pool = QueuePool(url, deadline=30.0)
+        pool = QueuePool(redis_url, deadline=30.0)
         try:
             asks = [pool.choose(search(0.3, n), seen, f"room{n % 4}") for n in range(8)]
             got = await asyncio.gather(*asks)
@@ -121,9 +109,9 @@ def test_decisions_go_through_the_workers(url: str, count: int):
         finally:
             await pool.aclose()
 
-    with workers(url, count):
+    with workers(redis_url, count):
         got, stats = asyncio.run(main())
-        by_worker = {name: now["answered"] for name, now in workers_now(url).items()}
+        by_worker = {name: now["answered"] for name, now in workers_now(redis_url).items()}
     for action, bot in got:
         assert action in game.legal_actions()
         assert isinstance(bot, ISMCTSBot), "the bot as it came back from the worker"
@@ -136,12 +124,12 @@ def test_decisions_go_through_the_workers(url: str, count: int):
     assert all(done > 0 for done in by_worker.values()), by_worker
 
 
-def test_the_quick_levels_think_in_the_server(url: str):
+def test_the_quick_levels_think_in_the_server(redis_url: str):
     """No worker runs: a normal player's decision is made all the same, at once."""
     game, seen = table()
 
     async def main() -> tuple[Any, dict[str, int | float]]:
-        pool = QueuePool(url, deadline=30.0)
+        pool = QueuePool(redis_url, deadline=30.0)
         try:
             return await pool.choose(make_bot("normal", 3), seen, "room"), pool.stats()
         finally:
@@ -154,17 +142,17 @@ def test_the_quick_levels_think_in_the_server(url: str):
 
 
 @pytest.mark.parametrize("how", ["SIGKILL", "SIGTERM"])
-def test_a_worker_killed_mid_decision_is_replaced_within_the_deadline(url: str, how: str):
+def test_a_worker_killed_mid_decision_is_replaced_within_the_deadline(redis_url: str, how: str):
     """Killed (SIGKILL), its key lapses; stopped (SIGTERM), it deletes its key: either way the pool sends
     the decision again, and the other worker makes it."""
     game, seen = table()
 
     async def main(running: list[WorkerProcess]) -> tuple[Any, dict[str, int | float], dict[str, int]]:
-        pool = QueuePool(url, deadline=60.0)
+        pool = QueuePool(redis_url, deadline=60.0)
         try:
             asking = asyncio.ensure_future(pool.choose(search(3.0), seen, "room"))
             until = time.monotonic() + PATIENCE
-            while not (busy := [name for name, now in workers_now(url).items() if now["busy"]]):
+            while not (busy := [name for name, now in workers_now(redis_url).items() if now["busy"]]):
                 assert time.monotonic() < until, "no worker took the decision"
                 await asyncio.sleep(0.05)
             pid = int(busy[0].split(":")[-2])
@@ -178,11 +166,11 @@ def test_a_worker_killed_mid_decision_is_replaced_within_the_deadline(url: str, 
             got = await asyncio.wait_for(asking, PATIENCE)
             stats = pool.stats()
             await asyncio.sleep(LAPSE + 0.5)  # the killed worker's key lapses
-            return got, stats, {name: now["answered"] for name, now in workers_now(url).items()}
+            return got, stats, {name: now["answered"] for name, now in workers_now(redis_url).items()}
         finally:
             await pool.aclose()
 
-    with workers(url, 2) as running:
+    with workers(redis_url, 2) as running:
         (action, _), stats, by_worker = asyncio.run(main(running))
     assert action in game.legal_actions()
     assert list(by_worker.values()) == [1], "the other worker made the decision"
@@ -191,12 +179,12 @@ def test_a_worker_killed_mid_decision_is_replaced_within_the_deadline(url: str, 
     assert stats["fallbacks"] == stats["overruns"] == stats["expired"] == 0
 
 
-def test_with_no_worker_the_deadline_plays_the_fallback(url: str):
+def test_with_no_worker_the_deadline_plays_the_fallback(redis_url: str):
     game, seen = table()
     bot = search(0.2)
 
     async def main() -> tuple[Any, dict[str, int | float]]:
-        pool = QueuePool(url, deadline=1.0)
+        pool = QueuePool(redis_url, deadline=1.0)
         try:
             return await pool.choose(bot, seen, "room"), pool.stats()
         finally:
@@ -209,11 +197,11 @@ def test_with_no_worker_the_deadline_plays_the_fallback(url: str):
     assert stats["searches"] == stats["queued"] == 0
 
 
-def test_a_search_past_its_deadline_plays_the_fallback_and_the_worker_serves_on(url: str):
+def test_a_search_past_its_deadline_plays_the_fallback_and_the_worker_serves_on(redis_url: str):
     game, seen = table()
 
     async def main() -> list[dict[str, int | float]]:
-        pool = QueuePool(url, deadline=1.5)
+        pool = QueuePool(redis_url, deadline=1.5)
         try:
             action, _ = await pool.choose(endless_search(), seen, "room")
             assert action in game.legal_actions()
@@ -227,18 +215,18 @@ def test_a_search_past_its_deadline_plays_the_fallback_and_the_worker_serves_on(
         finally:
             await pool.aclose()
 
-    with workers(url, 1, "--deadline", "3"):
+    with workers(redis_url, 1, "--deadline", "3"):
         first, second = asyncio.run(main())
     assert first["overruns"] == first["fallbacks"] == 1
     assert first["searches"] == 0
     assert second["searches"] == 1
 
 
-def test_decisions_past_the_caps_play_the_fallback_at_once(url: str):
+def test_decisions_past_the_caps_play_the_fallback_at_once(redis_url: str):
     game, seen = table()
 
     async def main() -> list[dict[str, int | float]]:
-        pool = QueuePool(url, deadline=3.0, per_owner=1, queued=2)
+        pool = QueuePool(redis_url, deadline=3.0, per_owner=1, queued=2)
         try:
             first = [asyncio.ensure_future(pool.choose(search(0.2, n), seen, "busy")) for n in range(3)]
             done, _ = await asyncio.wait(first, timeout=1.0)
@@ -261,12 +249,12 @@ def test_decisions_past_the_caps_play_the_fallback_at_once(url: str):
     assert end["fallbacks"] == end["decisions"] == 4
 
 
-def test_rooms_take_turns_on_the_queue(url: str):
+def test_rooms_take_turns_on_the_queue(redis_url: str):
     """One worker: a room asking three searches delays another room's one by one decision at most."""
     _, seen = table()
 
     async def main() -> list[str]:
-        pool = QueuePool(url, deadline=30.0)
+        pool = QueuePool(redis_url, deadline=30.0)
         order: list[str] = []
 
         async def ask(owner: str, seed: int) -> None:
@@ -280,17 +268,17 @@ def test_rooms_take_turns_on_the_queue(url: str):
         finally:
             await pool.aclose()
 
-    with workers(url, 1):
+    with workers(redis_url, 1):
         order = asyncio.run(main())
     assert sorted(order) == ["greedy", "greedy", "greedy", "modest"]
     assert order.index("modest") <= 1, order
 
 
-def test_the_worker_and_the_pool_outlive_a_redis_restart(redis_server: Any, url: str):
+def test_the_worker_and_the_pool_outlive_a_redis_restart(redis_server: Any, redis_url: str):
     game, seen = table()
 
     async def main(worker: WorkerProcess) -> dict[str, int | float]:
-        pool = QueuePool(url, deadline=3.0)
+        pool = QueuePool(redis_url, deadline=3.0)
         try:
             await pool.choose(search(0.1), seen, "room")
             assert pool.stats()["searches"] == 1
@@ -307,7 +295,7 @@ def test_the_worker_and_the_pool_outlive_a_redis_restart(redis_server: Any, url:
         finally:
             await pool.aclose()
 
-    with workers(url, 1) as (worker,):
+    with workers(redis_url, 1) as (worker,):
         stats = asyncio.run(main(worker))
     assert stats["searches"] == 2
 

@@ -46,7 +46,8 @@ if TYPE_CHECKING:
 app = typer.Typer(
     cls=TidyHelpGroup,
     name="eights",
-    help="Crazy Eights and its house variants: play in the terminal (play) or the browser (serve), read the "
+    help="Crazy Eights and its house variants: play in the terminal (play) or the browser (serve, with its "
+    "computer players on other machines if need be: worker), read the "
     "rules, score hands, watch, simulate, run tournaments, replay games, look back over saved matches (history, "
     "stats) and keep score of games with real cards (scorecard).",
     no_args_is_help=True,

@@ -121,15 +121,16 @@ class _WorkerState:
     said_ready: bool = False
 
 
-async def decide(ctx: dict[str, Any], reply_to: str, owner: str, bot: Bot, seen: View) -> None:
-    """arq's job: tell ``reply_to`` the decision is taken, think in a process, and send back the action and
-    the bot as it came back (or the bot's error in words)."""
+async def decide(ctx: dict[str, Any], reply_to: str, owner: str, asked: bytes) -> None:
+    """arq's job: tell ``reply_to`` the decision is taken, think in a process on the (bot, view) pickled in
+    ``asked``, and send back the action and the bot as it came back (or the bot's error in words)."""
     redis: ArqRedis = ctx["redis"]
     state: _WorkerState = ctx["eights"]
     job_id: str = ctx["job_id"]
     await _reply(redis, reply_to, ("taken", job_id, state.name))
     state.busy += 1
     try:
+        bot, seen = pickle.loads(asked)
         action, bot = await state.pool.choose(bot, seen, owner)
     except (PoolClosed, asyncio.CancelledError):
         raise
@@ -390,8 +391,10 @@ class QueuePool:
         assert ask.timer is not None
         left = max(0.001, ask.timer.when() - asyncio.get_running_loop().time())
         try:
+            # A bot with its beliefs pickles to half a megabyte or so: in a thread, as BotPool does.
+            asked = await asyncio.to_thread(pickle.dumps, (ask.bot, ask.view))
             await self._connection().enqueue_job(
-                "decide", self._replies, ask.owner, ask.bot, ask.view, _job_id=job, _queue_name=QUEUE, _expires=left
+                "decide", self._replies, ask.owner, asked, _job_id=job, _queue_name=QUEUE, _expires=left
             )
         except (RedisError, OSError) as exc:
             log.warning("computer decision not queued (Redis at %s: %s); the fallback plays", self._where, exc)
@@ -468,7 +471,7 @@ class QueuePool:
                 continue
             down = False
             if got is not None:
-                self._hear(pickle.loads(got[1]))
+                self._hear(await asyncio.to_thread(pickle.loads, got[1]))
 
     def _hear(self, message: tuple[Any, ...]) -> None:
         kind, job = message[0], message[1]
