@@ -304,3 +304,42 @@ def test_a_redis_that_cannot_be_used_is_named_in_one_line(url: str, words: str, 
     done = subprocess.run([*command, "--redis", url], capture_output=True, text=True, timeout=60, check=False)
     assert done.returncode != 0
     assert words in done.stderr and "Traceback" not in done.stderr
+
+
+def test_an_owner_paused_past_its_lease_wakes_up_fenced(instances: list[LiveServer], postgres_url: str) -> None:
+    """A real pause (SIGSTOP) of the owning instance: the room is taken up by the other; the move its host sent
+    to the paused instance is not saved when it wakes (SIGCONT), its socket is sent on (4012), and the host
+    plays on through the other instance."""
+    import os
+    import signal
+
+    first, second = instances
+    room = post(first.base, "/api/rooms", {"name": "Ann", "preset": "race", "seats": ["me", "normal"], "start": True})
+    code = room["code"]
+    host = Browser([first.base], code, room["token"])
+    try:
+        host.open()
+        play([host], 2)
+        state = host.my_turn()
+        assert first.process is not None
+        os.kill(first.process.pid, signal.SIGSTOP)  # paused, holding the room
+        try:
+            watcher = Browser([second.base], code)  # the room is asked for elsewhere: it is taken up there
+            watcher.open()
+            taken = watcher.state()
+            assert taken["version"] > state["version"]
+            before = saved_actions(postgres_url, code)
+            host.act(state)  # sent to the paused owner
+        finally:
+            os.kill(first.process.pid, signal.SIGCONT)
+        assert host.ws is not None
+        with pytest.raises(ConnectionClosed) as closed:
+            while True:
+                host.ws.recv(timeout=PATIENCE)
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == CLOSE_MOVED
+        assert saved_actions(postgres_url, code) == before, "the woken owner's move was refused"
+        host.ws, host.bases = None, [second.base]
+        assert len(play([host], 2)) == 2, "the host plays on through the room's owner now"
+        watcher.close()
+    finally:
+        host.close()
