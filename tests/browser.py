@@ -68,7 +68,7 @@ class LiveServer:
     and database, as a person restarting their server would.
     """
 
-    def __init__(self, db: Path, pace: float = 0.05, options: tuple[str, ...] = ()) -> None:
+    def __init__(self, db: Path | str, pace: float = 0.05, options: tuple[str, ...] = ()) -> None:
         self.db = db
         self.pace = pace
         self.options = options

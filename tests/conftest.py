@@ -49,6 +49,16 @@ def redis_server() -> Iterator[Any]:
         pytest.skip(f"skipped: no Redis server here ({exc}); `.ci/run` installs one")
 
 
+@pytest.fixture
+def redis_url(redis_server: Any) -> str:
+    """The module's Redis server, emptied for one test: its ``url``."""
+    import redis
+
+    with redis.Redis.from_url(redis_server.url) as client:
+        client.flushall()
+    return str(redis_server.url)
+
+
 @pytest.fixture(params=["sqlite", "postgresql"])
 def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Any]:
     """An empty match store on each backend: a SQLite file, and the throwaway PostgreSQL server emptied."""

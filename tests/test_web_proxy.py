@@ -4,40 +4,23 @@ address, and the client's address taken from the proxy, never from what a client
 
 from __future__ import annotations
 
-import http.client
 import json
-import os
-import shutil
 import ssl
-import subprocess
-import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 from websockets.sync.client import connect
 
 from tests.browser import PATIENCE, LiveServer, free_port
+from tests.nginx import get, nginx_in_front
 
 CONFIG = Path(__file__).resolve().parent.parent / "docs" / "deploy" / "nginx.conf"
 
 
 @pytest.fixture
 def proxy(tmp_path: Path) -> Iterator[tuple[int, ssl.SSLContext, LiveServer]]:
-    nginx = shutil.which("nginx") or ("/usr/sbin/nginx" if os.path.exists("/usr/sbin/nginx") else None)
-    if nginx is None:
-        if os.environ.get("CI"):
-            pytest.fail("nginx is needed under CI and is missing (Debian's package: nginx)")
-        pytest.skip("skipped: no nginx here; `.ci/run` installs Debian's nginx")
-    certificate = ["-subj", "/CN=localhost", "-addext", "subjectAltName=DNS:localhost", "-days", "1"]
-    files = ["-keyout", str(tmp_path / "key.pem"), "-out", str(tmp_path / "cert.pem")]
-    subprocess.run(
-        ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", *certificate, *files],
-        check=True,
-        capture_output=True,
-    )
-    https, plain = free_port(), free_port()
+    https = free_port()
     server = LiveServer(
         tmp_path / "proxied.db",
         pace=0,
@@ -50,72 +33,11 @@ def proxy(tmp_path: Path) -> Iterator[tuple[int, ssl.SSLContext, LiveServer]]:
             "rooms_per_client=2/hour",
         ),
     )
-    site = {
-        "pid /run/nginx-eights.pid;": f"pid {tmp_path}/nginx.pid;",
-        "/var/log/nginx/eights-error.log": str(tmp_path / "error.log"),
-        "/var/log/nginx/eights-access.log": str(tmp_path / "access.log"),
-        "listen 80;": f"listen 127.0.0.1:{plain};",
-        "listen 443 ssl;": f"listen 127.0.0.1:{https} ssl;",
-        "server_name eights.example.org;": "server_name localhost;",
-        "/etc/letsencrypt/live/eights.example.org/fullchain.pem": str(tmp_path / "cert.pem"),
-        "/etc/letsencrypt/live/eights.example.org/privkey.pem": str(tmp_path / "key.pem"),
-        "server 127.0.0.1:8000;": f"server 127.0.0.1:{server.port};",
-    }
-    text = CONFIG.read_text()
-    for documented, here in site.items():
-        assert documented in text, f"docs/deploy/nginx.conf no longer holds {documented!r}"
-        text = text.replace(documented, here)
-    (tmp_path / "nginx.conf").write_text(text)
-    process = subprocess.Popen(
-        [nginx, "-p", str(tmp_path), "-c", str(tmp_path / "nginx.conf"), "-g", "daemon off;"],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-    )
-    context = ssl.create_default_context(cafile=str(tmp_path / "cert.pem"))
     try:
-        deadline = time.monotonic() + PATIENCE
-        while True:
-            if process.poll() is not None:
-                raise RuntimeError(f"nginx stopped: {process.stderr.read().decode() if process.stderr else ''}")
-            try:
-                get(https, context, "/api/presets")
-                break
-            except OSError:
-                assert time.monotonic() < deadline, "nginx did not answer"
-                time.sleep(0.1)
-        yield https, context, server
+        with nginx_in_front(tmp_path, https, [server.port]) as context:
+            yield https, context, server
     finally:
-        process.terminate()
-        process.wait(10)
         server.stop()
-
-
-def get(
-    port: int,
-    context: ssl.SSLContext,
-    path: str,
-    body: dict[str, Any] | None = None,
-    headers: dict[str, str] | None = None,
-    source: str = "127.0.0.9",
-) -> tuple[int, Any, dict[str, str]]:
-    """A request to the proxy over HTTPS, from the loopback address ``source``."""
-    connection = http.client.HTTPSConnection(
-        "localhost", port, context=context, timeout=PATIENCE, source_address=(source, 0)
-    )
-    try:
-        data = None if body is None else json.dumps(body)
-        connection.request(
-            "GET" if body is None else "POST",
-            path,
-            body=data,
-            headers={"Content-Type": "application/json", **(headers or {})},
-        )
-        answer = connection.getresponse()
-        raw = answer.read()
-        headers = {name.lower(): value for name, value in answer.getheaders()}
-        return answer.status, json.loads(raw) if raw.startswith(b"{") else raw.decode(), headers
-    finally:
-        connection.close()
 
 
 def test_a_match_is_played_through_nginx_with_tls(proxy: tuple[int, ssl.SSLContext, LiveServer]) -> None:

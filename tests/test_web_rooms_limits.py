@@ -209,7 +209,7 @@ def test_spectators_alone_keep_no_room_and_are_let_go_when_it_expires(tmp_path: 
         room, _, _ = await hub.create("Ann", "classic", {}, None, ["me", "open"])
         watcher, _ = listener()
         closed: list[bool] = []
-        watcher.close = lambda: closed.append(True)
+        watcher.close = lambda code: closed.append(True)
         for _ in range(5):  # coming and going, saying hello again: none of it keeps the room
             await hub.receive(watcher, Hello(type="hello", room=room.code, token=None))
             clock.now += 30

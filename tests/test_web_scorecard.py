@@ -291,7 +291,7 @@ def test_a_database_of_schema_0003_gains_the_links_and_keeps_its_sheets(tmp_path
     try:
         with store.engine.connect() as connection:
             context = MigrationContext.configure(connection)
-            assert context.get_current_revision() == "0005"
+            assert context.get_current_revision() == "0006"
             assert compare_metadata(context, Base.metadata) == []
         sheets = Sheets(store)
         (sheet_id,) = [summary.id for summary in sheets.list()]

@@ -46,7 +46,8 @@ if TYPE_CHECKING:
 app = typer.Typer(
     cls=TidyHelpGroup,
     name="eights",
-    help="Crazy Eights and its house variants: play in the terminal (play) or the browser (serve), read the "
+    help="Crazy Eights and its house variants: play in the terminal (play) or the browser (serve, with its "
+    "computer players on other machines if need be: worker), read the "
     "rules, score hands, watch, simulate, run tournaments, replay games, look back over saved matches (history, "
     "stats) and keep score of games with real cards (scorecard).",
     no_args_is_help=True,
@@ -474,6 +475,7 @@ def _register_commands() -> None:
     from eights.tournament import tournament_command
     from eights.tui import play_command
     from eights.web import serve_command
+    from eights.web.worker_command import worker_command
 
     app.command("play")(play_command)
     app.command("serve")(serve_command)
@@ -483,6 +485,7 @@ def _register_commands() -> None:
     app.command("review")(review_command)
     app.add_typer(scorecard_app)
     app.command("lab")(lab_command)
+    app.command("worker")(worker_command)
 
 
 _register_commands()

@@ -31,6 +31,11 @@ class StoreError(Exception):
     """The match store cannot be used: one line naming the database and what to do."""
 
 
+class Fenced(StoreError):
+    """A write of a room's owner that is no longer its owner (another instance took the room over, with a
+    newer fence): refused, with nothing of it written."""
+
+
 def default_path() -> Path:
     """``eights.db`` in the user's data directory (``~/.local/share/eights`` on Linux)."""
     import platformdirs

@@ -11,14 +11,14 @@ from typing import Any
 
 from sqlalchemy import Engine, delete, func, select, update
 from sqlalchemy.engine import URL
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.orm import Session as DbSession
 
 from eights.engine import Action, Event, Game
 from eights.engine.events import GameOver, RoundOver
 from eights.record import GameRecord
 from eights.rules import RulesError, RuleSet
-from eights.store.db import WRITE_FIRST, StoreError, label, make_engine, migrate, problem, translated
+from eights.store.db import WRITE_FIRST, Fenced, StoreError, label, make_engine, migrate, problem, translated
 from eights.store.models import ActionRow, Match, ReviewRow, RoomRow, RoundRow, Setting
 from eights.store.writer import Batch, Slot, Writer
 from eights.table import HUMAN, PlayConfig, RestoreError, Session, UsageError
@@ -179,6 +179,10 @@ class Recorder:
         self.committed_at = time.monotonic()
         #: Whether the writer's error has been raised to the match's player already.
         self.told = False
+        #: The web room whose match this is and its owner's fence, when many instances serve the store:
+        #: each write is then refused (``Fenced``) once another instance has taken the room over. Only
+        #: for a person's match (its writes are made at once and their refusal raised to the caller).
+        self.fence: tuple[str, int] | None = None
         if grouped:  # it holds actions back: the store's close hands them over
             store.recorders.add(self)
 
@@ -267,7 +271,17 @@ class Recorder:
         match = self.match
         if match is not None and finish is not None:  # a match over before its first commit: one row
             match, finish = {**match, **finish}, None
-        return Batch(self.slot, match, self.seats, self.pending, self.first, rounds, finish, unhurried=self.grouped)
+        return Batch(
+            self.slot,
+            match,
+            self.seats,
+            self.pending,
+            self.first,
+            rounds,
+            finish,
+            unhurried=self.grouped,
+            fence=self.fence,
+        )
 
     def _taken(self) -> StoreError:
         match = "this match" if self.slot.id is None else f"match {self.slot.id}"
@@ -442,6 +456,24 @@ class Store:
             else:
                 row.value = value
 
+    def next_epoch(self, key: str) -> int:
+        """Count the setting ``key`` up by one and give its new value: one at a time, whichever process or
+        instance asks (the row is locked), so that no two are ever given the same."""
+        for _ in range(3):  # two first counts at once: one row is made, the other tries again
+            try:
+                with DbSession(self.engine.execution_options(**{WRITE_FIRST: True})) as db, db.begin():
+                    row = db.scalars(select(Setting).where(Setting.key == key).with_for_update()).first()
+                    if row is None:
+                        db.add(Setting(key=key, value=1))
+                        return 1
+                    row.value = int(row.value or 0) + 1
+                    return int(row.value)
+            except IntegrityError:
+                continue
+            except SQLAlchemyError as exc:
+                raise problem(self.url, exc) from None
+        raise StoreError(f"the count {key!r} in {self.label} could not be moved on: try again")
+
     def remember_setup(self, config: PlayConfig) -> None:
         """The new-game settings and the people's names, for the next game."""
         data = config.to_dict()
@@ -608,6 +640,12 @@ class SavedRoom:
     match_id: int | None
     #: When the room last changed or had someone in it (UTC, without a zone).
     updated_at: datetime
+    #: The fence of the instance that owns it, when many serve the store (``Rooms.take``).
+    fence: int | None = None
+
+
+def _saved(row: RoomRow) -> SavedRoom:
+    return SavedRoom(row.code, row.phase, row.data, row.match_id, naive(row.updated_at), row.fence)
 
 
 class Rooms:
@@ -616,16 +654,48 @@ class Rooms:
     def __init__(self, store: Store) -> None:
         self.store = store
 
-    def save(self, code: str, phase: str, data: dict[str, Any], match_id: int | None) -> None:
+    def save(self, code: str, phase: str, data: dict[str, Any], match_id: int | None, fence: int | None = None) -> None:
+        """Write the room (a new one, or over what was saved). ``fence``: its owner's, when many instances
+        serve the store; a new room is made with it.
+
+        :raises Fenced: when the saved room carries another fence (another instance took it over).
+        """
         store = self.store
         with translated(store.url), DbSession(store.engine.execution_options(**{WRITE_FIRST: True})) as db, db.begin():
-            row = db.get(RoomRow, code)
+            row = db.scalars(select(RoomRow).where(RoomRow.code == code).with_for_update()).first()
             if row is None:
                 db.add(
-                    RoomRow(code=code, created_at=now(), updated_at=now(), phase=phase, data=data, match_id=match_id)
+                    RoomRow(
+                        code=code,
+                        created_at=now(),
+                        updated_at=now(),
+                        phase=phase,
+                        data=data,
+                        match_id=match_id,
+                        fence=fence,
+                    )
                 )
+            elif fence is not None and row.fence != fence:
+                raise Fenced(f"room {code} is served by another instance now; this one's change was not saved")
             else:
                 row.updated_at, row.phase, row.data, row.match_id = now(), phase, data, match_id
+
+    def get(self, code: str) -> SavedRoom | None:
+        """The saved room ``code``, if there is one."""
+        with translated(self.store.url), DbSession(self.store.engine) as db:
+            row = db.get(RoomRow, code)
+            return None if row is None else _saved(row)
+
+    def take(self, code: str, fence: int) -> SavedRoom | None:
+        """Give the saved room ``code`` a new owner's ``fence`` (newer than any before: ``Store.next_epoch``),
+        so that its last owner's writes are refused from now on; the room as saved, or None when there is none.
+        A write of the last owner's that began before is over (the row is locked) and read here."""
+        with translated(self.store.url), DbSession(self.store.engine) as db, db.begin():
+            row = db.scalars(select(RoomRow).where(RoomRow.code == code).with_for_update()).first()
+            if row is None:
+                return None
+            row.fence = fence
+            return _saved(row)
 
     def exists(self, code: str) -> bool:
         with translated(self.store.url), DbSession(self.store.engine) as db:
@@ -635,7 +705,7 @@ class Rooms:
         """Every saved room, the oldest first."""
         with translated(self.store.url), DbSession(self.store.engine) as db:
             rows = db.scalars(select(RoomRow).order_by(RoomRow.created_at)).all()
-            return [SavedRoom(r.code, r.phase, r.data, r.match_id, naive(r.updated_at)) for r in rows]
+            return [_saved(r) for r in rows]
 
     def touch(self, codes: Sequence[str]) -> None:
         """Mark the rooms ``codes`` as used now (someone was in them), so that they do not expire."""

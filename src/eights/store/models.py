@@ -96,6 +96,9 @@ class RoomRow(Base):
     phase: Mapped[str] = mapped_column(String(12), index=True)
     data: Mapped[dict[str, Any]]
     match_id: Mapped[int | None] = mapped_column(ForeignKey("matches.id", ondelete="SET NULL"))
+    #: The lease of the instance that owns the room when many serve one store (``eights serve --redis``):
+    #: every write of that owner's carries it, and a write with another is refused. None: one server.
+    fence: Mapped[int | None] = mapped_column(BigInteger, default=None)
 
 
 class SheetRow(Base):

@@ -31,6 +31,7 @@ from sqlalchemy.exc import DBAPIError, IntegrityError, SQLAlchemyError, Statemen
 from sqlalchemy.pool import NullPool, QueuePool
 from sqlalchemy.sql import ClauseElement
 
+from eights.store.db import Fenced
 from eights.store.models import ActionRow, Match, RoundRow, Seat
 
 #: The tables that saving a match writes, as Core tables.
@@ -104,12 +105,17 @@ class Batch:
     #: of the server's machine could cost its last fraction of a second. SQLite in WAL mode does not
     #: wait for the disk at a commit anyway.
     unhurried: bool = False
+    #: The room whose match this is and its owner's fence, when many instances serve one store: the
+    #: transaction first checks (and locks) the room's row, and is refused (``Fenced``) when another
+    #: instance has taken the room over since.
+    fence: tuple[str, int] | None = None
 
     @property
     def single_action(self) -> bool:
         """Just one action of a person's match already written: a statement of its own, committed alone."""
         return (
-            self.match is None
+            self.fence is None
+            and self.match is None
             and len(self.actions) == 1
             and not self.rounds
             and self.finish is None
@@ -152,6 +158,18 @@ class Statements:
         back on an error); the numbers of the matches written first."""
         raise NotImplementedError
 
+    #: The room's fence, its row locked until the transaction ends (SQLite locks the whole database at
+    #: ``BEGIN IMMEDIATE`` already).
+    fence_sql = "SELECT fence FROM rooms WHERE code = ?"
+
+    def check_fences(self, cursor: Any, batches: Sequence[Batch]) -> None:
+        """Inside the transaction: :raises Fenced: when a batch's room has another owner's fence now."""
+        for code, fence in dict.fromkeys(batch.fence for batch in batches if batch.fence is not None):
+            cursor.execute(self.fence_sql, (code,))
+            found = cursor.fetchone()
+            if found is None or found[0] != fence:
+                raise Fenced(f"room {code} is served by another instance now; this one's move was not saved")
+
 
 class SqliteStatements(Statements):
     """On SQLite every table's rows of a transaction go in one statement (``json_each``); a new match's
@@ -172,6 +190,7 @@ class SqliteStatements(Statements):
 
     def transaction(self, cursor: Any, batches: Sequence[Batch], unhurried: bool) -> dict[Slot, int]:
         cursor.execute("BEGIN IMMEDIATE")  # SQLite in WAL mode does not wait for the disk at a commit anyway
+        self.check_fences(cursor, batches)
         made: dict[Slot, int] = {}
         tables: tuple[list[tuple[Any, ...]], ...] = ([], [], [])
         for batch in batches:
@@ -193,7 +212,10 @@ class SqliteStatements(Statements):
 class PostgresStatements(Statements):
     """On PostgreSQL the new matches take their numbers from their sequence first (one query), then
     the whole transaction goes as one script, in one round trip: each table's rows in one statement
-    (``json_array_elements``, each value cast to its column's type)."""
+    (``json_array_elements``, each value cast to its column's type). A fenced batch's room is checked
+    first, in a round trip of its own."""
+
+    fence_sql = "SELECT fence FROM rooms WHERE code = %s FOR UPDATE"
 
     def __init__(self, dialect: Dialect) -> None:
         super().__init__(dialect)
@@ -236,7 +258,12 @@ class PostgresStatements(Statements):
         if new:
             cursor.execute(self.numbers, {"count": len(new)})
             made = {slot: int(found[0]) for (slot, _), found in zip(new, cursor.fetchall(), strict=True)}
-        script = ["BEGIN"] + (["SET LOCAL synchronous_commit TO OFF"] if unhurried else [])
+        script = ["BEGIN"]
+        if any(batch.fence is not None for batch in batches):
+            cursor.execute("BEGIN")
+            self.check_fences(cursor, batches)
+            script = []
+        script += ["SET LOCAL synchronous_commit TO OFF"] if unhurried else []
         if new:
             matches = [[made[slot], *(match[key] for key in MATCH_KEYS)] for slot, match in new]
             script.append(self.match.format(elements(matches)))
@@ -369,7 +396,7 @@ class Writer:
         """
         try:
             made = self._write(batches, written)
-        except SQLAlchemyError:
+        except (SQLAlchemyError, Fenced):
             raise
         except Exception as exc:
             raise StatementError(str(exc), None, None, exc) from exc

@@ -90,6 +90,16 @@ def serve_command(
             help="Change one limit, like max_rooms=500 or rooms_per_client=10/hour (docs/security.md lists them).",
         ),
     ] = None,
+    redis: Annotated[
+        str | None,
+        typer.Option(
+            "--redis",
+            metavar="URL",
+            envvar="EIGHTS_REDIS_URL",
+            help="Run as one instance of many sharing this Redis (and one PostgreSQL --db), like "
+            "redis://localhost:6379/0: rooms, relays and limits are shared (docs/deploy.md).",
+        ),
+    ] = None,
     db: DbOption = None,
 ) -> None:
     """Serve the web table: play in the browser, alone or with friends in rooms joined by a link.
@@ -122,11 +132,21 @@ def serve_command(
     import uvicorn
 
     from eights.web.app import create_app, tune_gc
+    from eights.web.cluster import Cluster, ClusterError, check_reachable
 
+    cluster = None
+    if redis is not None:
+        try:
+            check_reachable(redis)
+            cluster = Cluster(redis)
+        except ClusterError as exc:
+            fail(str(exc))
     store = open_store(db)
-    app = create_app(store, pace=pace, settings=settings)
+    app = create_app(store, pace=pace, settings=settings, cluster=cluster)
     tune_gc()
     typer.echo(f"eights: the web table is at {settings.public_url}/ (matches saved in {store.label}); Ctrl-C stops it.")
+    if cluster is not None:
+        typer.echo(f"eights: instance {cluster.id} of many on Redis at {cluster.url}.")
     config = uvicorn.Config(
         app, log_level="warning", ws_max_size=65536, lifespan="on", proxy_headers=False, server_header=False
     )

@@ -31,9 +31,21 @@ from eights.rules.ruleset import DRAW_POLICIES, EXPANDED_DECK, SCORING_MODES
 from eights.store import Store, StoreError
 from eights.store.sheets import Sheets
 from eights.table.session import SPEED_WORDS
+from eights.web.cluster import Cluster
+from eights.web.guard import Bucket
 from eights.web.lab import LabDesk, LabRefused
 from eights.web.metrics import CONTENT_TYPE, Metrics
-from eights.web.protocol import VERSION, ProtocolError, error, parse
+from eights.web.protocol import (
+    CLOSE_FLOOD,
+    CLOSE_LIMIT,
+    CLOSE_REPLACED,
+    CLOSE_SILENT,
+    CLOSE_SLOW,
+    VERSION,
+    ProtocolError,
+    error,
+    parse,
+)
 from eights.web.rooms import DEFAULT_AWAY, HERE, Connection, Hub, RoomError, new_token, rules_from
 from eights.web.scorecard import scorecard_routes
 from eights.web.settings import Settings
@@ -42,10 +54,6 @@ from eights.web.workers import BotPool
 STATIC = resources.files("eights.web") / "static"
 #: Messages waiting for a slow browser before it is dropped.
 OUTBOX = 512
-#: Closing codes (4000-4999 are the application's own): replaced by a newer connection, the room is gone (it
-#: expired), too many refused messages, a reader too slow for its messages, silent too long, too many
-#: sockets from one client.
-CLOSE_REPLACED, CLOSE_GONE, CLOSE_FLOOD, CLOSE_SLOW, CLOSE_SILENT, CLOSE_LIMIT = 4000, 4004, 4008, 4009, 4010, 4029
 #: The largest HTTP body any route takes (a new room, a round of a score sheet), in bytes.
 MAX_BODY = 16384
 #: What a foreign page's socket gets (RFC 6455's policy violation).
@@ -187,23 +195,6 @@ def presets_json() -> dict[str, Any]:
     }
 
 
-class Bucket:
-    """A token bucket: ``rate`` messages a second, bursts of ``burst``."""
-
-    def __init__(self, rate: float, burst: int) -> None:
-        self.rate, self.burst = rate, float(burst)
-        self.tokens, self.at = float(burst), time.monotonic()
-
-    def take(self) -> bool:
-        now = time.monotonic()
-        self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)
-        self.at = now
-        if self.tokens < 1:
-            return False
-        self.tokens -= 1
-        return True
-
-
 def tune_gc() -> None:
     """For the process that serves: the objects made so far (modules, the app) are left out of every
     later collection, and full collections become rare (``FULL_COLLECTION_EVERY``)."""
@@ -313,19 +304,26 @@ def missing_room_page(code: str) -> HTMLResponse:
 
 
 def create_app(
-    store: Store, *, pace: float = 0.7, pool: BotPool | None = None, settings: Settings | None = None
+    store: Store,
+    *,
+    pace: float = 0.7,
+    pool: BotPool | None = None,
+    settings: Settings | None = None,
+    cluster: Cluster | None = None,
 ) -> FastAPI:
     """The app on ``store``; ``pace``: seconds between computer moves; ``settings``: the limits, the public
-    address and the trusted proxies (docs/security.md)."""
+    address and the trusted proxies (docs/security.md); ``cluster``: one instance of many on Redis
+    (docs/deploy.md)."""
     settings = settings or Settings()
     limits = settings.limits
-    hub = Hub(store, pool, pace=pace, limits=limits)
+    hub = Hub(store, pool, pace=pace, limits=limits, cluster=cluster)
     labs = LabDesk(limits, hub.guard)
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
         await hub.restore()
         hub.start_sweeping()
+        hub.start_cluster()
         yield
         await hub.close()
         await labs.aclose()
@@ -354,7 +352,7 @@ def create_app(
         return settings.client(peer_of(request), request.headers.getlist("x-forwarded-for"))
 
     def refused(exc: RoomError) -> JSONResponse:
-        status = 429 if exc.code in TOO_MANY else 404 if exc.code == "no_room" else 400
+        status = 429 if exc.code in TOO_MANY else 404 if exc.code == "no_room" else 503 if exc.code == "busy" else 400
         return JSONResponse({"error": str(exc), "code": exc.code}, status_code=status)
 
     def page() -> FileResponse:
@@ -367,9 +365,9 @@ def create_app(
     @app.get("/r/{code}", include_in_schema=False, response_model=None)
     async def room_page(code: str, request: Request) -> Response:
         try:
-            hub.get(code, client_of(request))
+            await hub.find(code, client_of(request))
         except RoomError as exc:
-            if exc.code == "too_fast":
+            if exc.code in ("too_fast", "busy"):
                 return refused(exc)
             return missing_room_page(code)
         return page()
@@ -379,11 +377,14 @@ def create_app(
     @app.get("/healthz", include_in_schema=False)
     async def health() -> dict[str, Any]:
         """For a load balancer: the server answers, and how busy it is."""
-        return {
+        answer: dict[str, Any] = {
             "status": "ok",
             "rooms": len(hub.rooms) + len(hub.dormant),
             "connections": sum(len(room.connections) for room in hub.rooms.values()),
         }
+        if cluster is not None:
+            answer.update(instance=cluster.id, redis="up" if cluster.up else "down", relayed=len(hub.relayed))
+        return answer
 
     @app.get("/metrics", include_in_schema=False)
     async def prometheus(request: Request) -> Response:
@@ -462,7 +463,7 @@ def create_app(
     @app.get("/api/rooms/{code}", response_model=None)
     async def room_info(code: str, request: Request) -> dict[str, Any] | JSONResponse:
         try:
-            room = hub.get(code, client_of(request))
+            room = await hub.find(code, client_of(request))
         except RoomError as exc:
             return refused(exc)
         public = room.public()
@@ -471,7 +472,7 @@ def create_app(
     @app.get("/api/rooms/{code}/qr.svg", response_model=None)
     async def room_qr(code: str, request: Request) -> Response:
         try:
-            room = hub.get(code, client_of(request))
+            room = await hub.find(code, client_of(request))
         except RoomError as exc:
             return refused(exc)
         return Response(qr_svg(link(room.code)), media_type="image/svg+xml")
@@ -482,7 +483,7 @@ def create_app(
     ) -> Response:
         """The room's match, once it is over, for the people who played it (its seed deals every hand)."""
         try:
-            room = hub.get(code, client_of(request))
+            room = await hub.find(code, client_of(request))
             if token is None or not hub.holds_seat(room, token):
                 return JSONResponse(
                     {"error": "the record is for the players of this room (send your seat token)"}, status_code=403
@@ -552,8 +553,8 @@ def create_app(
 
         sender = asyncio.create_task(pump())
 
-        def end() -> None:  # the hub's way to close it (its room expired)
-            asyncio.get_running_loop().create_task(close(CLOSE_GONE))
+        def end(code: int) -> None:  # the hub's way to close it (its room expired, or moved)
+            asyncio.get_running_loop().create_task(close(code))
 
         connection.close = end
         opened = time.monotonic()
@@ -572,7 +573,7 @@ def create_app(
 
         try:
             while not closing:
-                if connection.room is None:  # counted from the opening: pings do not put a hello off
+                if connection.room is None and connection.relay is None:  # from the opening: pings do not put it off
                     patience = max(0.0, opened + limits.hello_seconds - time.monotonic())
                 else:
                     patience = limits.silent_seconds

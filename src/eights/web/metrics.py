@@ -1,6 +1,7 @@
 """What an operator watches (docs/security.md): ``GET /healthz`` for a load balancer, and ``GET /metrics`` in
 Prometheus' text format (prometheus_client) for this machine and trusted proxies only: rooms by phase,
-connections, computer decisions (queued, busy, answered, played by the fallback and why) and how long
+connections (with many instances: those relayed, held for other instances, and whether Redis answers),
+computer decisions (queued, busy, answered, played by the fallback and why) and how long
 they took.
 
 The figures are read from the hub and its pool when scraped (one registry per app, so that several apps
@@ -45,6 +46,20 @@ class HubCollector(Collector):
         connections = GaugeMetricFamily("eights_connections", "WebSockets open in rooms")
         connections.add_metric([], sum(len(room.connections) for room in hub.rooms.values()))
         yield connections
+        if hub.cluster is not None:
+            relayed = GaugeMetricFamily(
+                "eights_relayed_connections", "WebSockets held here for rooms another instance owns"
+            )
+            relayed.add_metric([], len(hub.relayed))
+            yield relayed
+            remote = GaugeMetricFamily(
+                "eights_remote_connections", "WebSockets other instances hold to rooms owned here"
+            )
+            remote.add_metric([], len(hub.remote))
+            yield remote
+            redis = GaugeMetricFamily("eights_redis_up", "Whether Redis answered this instance's last heartbeat")
+            redis.add_metric([], 1 if hub.cluster.up else 0)
+            yield redis
         stats = hub.pool.stats()
         for key in ("workers", "queued", "busy"):
             gauge = GaugeMetricFamily(f"eights_decisions_{key}", f"Computer decisions' pool: {key} now")

@@ -15,6 +15,18 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 VERSION = 1
 #: The largest frame a browser may send, in bytes.
 MAX_FRAME = 4096
+#: The server's close codes (docs/protocol.md): the seat moved to a newer connection (the page does not
+#: reconnect by itself), the room is gone, too many refused messages, a reader too slow, silence, too
+#: many sockets, and the room is played by another instance now (the page reconnects and says hello).
+CLOSE_REPLACED, CLOSE_GONE, CLOSE_FLOOD, CLOSE_SLOW, CLOSE_SILENT, CLOSE_MOVED, CLOSE_LIMIT = (
+    4000,
+    4004,
+    4008,
+    4009,
+    4010,
+    4012,
+    4029,
+)
 
 
 class ProtocolError(ValueError):

@@ -7,6 +7,9 @@ After every change each connection gets the room's state as its own seat (or a s
 may see it. Rooms are saved in the match store as they change, and matches action by
 action, so a restarted server takes every room up again.
 
+With ``--redis`` (``eights.web.cluster``) the hub is one instance of many: it plays the rooms it owns, and
+relays the messages of its browsers in other rooms to their owners and back.
+
 Strangers can reach all of it (docs/security.md): every room, connection and computer decision has a
 limit (``settings.Limits``), rooms nobody uses expire, one connection's failure stays its own, and a
 room's task that fails is started again.
@@ -15,6 +18,7 @@ room's task that fails is started again.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import hmac
 import logging
@@ -25,6 +29,8 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from redis.exceptions import RedisError
+
 from eights.bots import LEVELS, Bot, ISMCTSBot, make_bot
 from eights.cards import CardError
 from eights.describe import heading
@@ -33,13 +39,31 @@ from eights.names import same_name
 from eights.rules import PRESETS, RulesError, RuleSet, load_preset
 from eights.simulate import bot_seed
 from eights.store import Store, StoreError
-from eights.store.db import token_hash
+from eights.store.db import Fenced, token_hash
 from eights.store.matches import Rooms, SavedRoom, rule_changes
 from eights.table import HUMAN, PlayConfig, Session, UsageError
 from eights.table.narrate import hint_words
 from eights.table.session import check_name
-from eights.web.guard import Guard
-from eights.web.protocol import Act, AskHint, Hello, Incoming, Ping, Rematch, Setup, Sit, Start, error
+from eights.web.cluster import Cluster, Envelope
+from eights.web.guard import Bucket, Guard
+from eights.web.protocol import (
+    CLOSE_FLOOD,
+    CLOSE_GONE,
+    CLOSE_MOVED,
+    Act,
+    AskHint,
+    Hello,
+    Incoming,
+    Ping,
+    ProtocolError,
+    Rematch,
+    Setup,
+    Sit,
+    Start,
+    error,
+    parse,
+)
+from eights.web.queue import QueuePool
 from eights.web.settings import Limits
 from eights.web.tableview import SeatLog, table_json
 from eights.web.workers import BotPool
@@ -114,6 +138,16 @@ def web_seat(who: str) -> str:
     return level
 
 
+@dataclass(frozen=True)
+class Relay:
+    """Where a connection's messages go when another instance owns its room."""
+
+    owner: str
+    code: str
+    #: The connection's name on the owner.
+    id: str
+
+
 @dataclass(eq=False)
 class Connection:
     """One browser tab's WebSocket, as the hub sees it."""
@@ -129,8 +163,14 @@ class Connection:
     replaced: bool = False
     #: Set when its socket is closed or closing (a failed send, a reader too slow): it gets nothing more.
     closed: bool = False
-    #: Closes its socket (the hub's way to end a connection, as when its room expires).
-    close: Callable[[], None] | None = None
+    #: Closes its socket with a close code (the hub's way to end a connection, as when its room expires).
+    close: Callable[[int], None] | None = None
+    #: Set while another instance owns its room: its messages go there.
+    relay: Relay | None = None
+    #: On a room's owner, a connection held by another instance: (that instance, its name there), and its
+    #: refused messages (counted here: its instance cannot tell which were refused).
+    remote: tuple[str, str] | None = None
+    refusals: Bucket | None = None
 
 
 @dataclass
@@ -183,9 +223,15 @@ class Room:
     waiting: bool = False
     #: When its task last failed and was started again (the hub's clock).
     restarts: list[float] = field(default_factory=list)
+    #: Its owner's fence in the store, when many instances serve it (every write carries it).
+    fence: int | None = None
+    #: The phase saved, for a room read from the store on an instance that does not own it.
+    saved_phase: str | None = None
 
     @property
     def phase(self) -> str:
+        if self.saved_phase is not None:
+            return self.saved_phase
         if self.session is None:
             return "lobby"
         return "over" if self.session.game.is_over else "playing"
@@ -250,17 +296,21 @@ class Hub:
     def __init__(
         self,
         store: Store,
-        pool: BotPool | None = None,
+        pool: BotPool | QueuePool | None = None,
         clock: Callable[[], float] = time.monotonic,
         pace: float = 0.7,
         limits: Limits | None = None,
         sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+        cluster: Cluster | None = None,
     ) -> None:
         self.store = store
         self.saved = Rooms(store)
         self.limits = limits or Limits()
-        self.guard = Guard(self.limits)
-        self.pool = pool or BotPool(deadline=self.limits.think_seconds + 2.0)
+        self.guard = Guard(self.limits, cluster.url if cluster is not None else None)
+        deadline = self.limits.think_seconds + 2.0
+        if pool is None:  # with many instances, the searches go to the worker tier (eights worker)
+            pool = BotPool(deadline=deadline) if cluster is None else QueuePool(cluster.url, deadline=deadline)
+        self.pool: BotPool | QueuePool = pool
         self.clock = clock
         self.sleep = sleep
         self.pace = pace
@@ -272,6 +322,13 @@ class Hub:
         self._sweeper: asyncio.Task[None] | None = None
         #: Told how long each computer decision took, in seconds (the server's metrics).
         self.on_decision: Callable[[float], None] | None = None
+        #: The other instances and Redis, when this hub is one of many.
+        self.cluster = cluster
+        #: This instance's connections relayed to other owners, by their name there.
+        self.relayed: dict[str, Connection] = {}
+        #: Connections other instances hold to rooms owned here, by (instance, name).
+        self.remote: dict[tuple[str, str], Connection] = {}
+        self._tasks: set[asyncio.Task[None]] = set()
 
     # ----- rooms -------------------------------------------------------------------------------------------
 
@@ -280,6 +337,15 @@ class Hub:
             code = "".join(secrets.choice(CODE_LETTERS) for _ in range(CODE_LENGTH))
             if code not in self.rooms and not self.saved.exists(code):
                 return code
+
+    async def _new_room_code(self) -> tuple[str, int | None]:
+        """A new room's code, and with many instances its lease (taken) and its fence."""
+        while True:
+            code = self.new_code()
+            if self.cluster is None:
+                return code, None
+            if await self.cluster.acquire(code):
+                return code, self.store.next_epoch(EPOCH_KEY)
 
     async def create(
         self,
@@ -335,14 +401,16 @@ class Hub:
             raise RoomError("too_many_rooms", "the server has as many rooms as it can hold: try again later")
         if client is not None and not self.guard.make_room(client):
             raise RoomError("too_many_rooms", "you have made many rooms just now: wait a while, or play in one of them")
+        code, fence = await self._new_room_code()
         room = Room(
-            self.new_code(),
+            code,
             rules,
             states,
             host_seat=seats.index("me"),
             away_seconds=away_seconds,
             pace=self.pace if pace is None else pace,
-            version=self.first_version,
+            version=self.first_version if fence is None else fence * EPOCH + 1,
+            fence=fence,
         )
         self._touch(room)
         async with room.lock:
@@ -389,11 +457,79 @@ class Hub:
         key = normal_code(code)
         room = (self.rooms.get(key) or self._take_up(key)) if len(key) <= CODE_MAX else None
         if room is None:
-            if client is not None:
-                self.guard.missed(client)
-            shown = code if len(code) <= CODE_MAX + 4 else code[:CODE_MAX] + "..."
-            raise RoomError("no_room", f"there is no room {shown!r}: check the code or the link")
+            raise self._missing(code, client)
         return room
+
+    async def find(self, code: str, client: str | None = None) -> Room:
+        """The room ``code`` for a look from outside (its page, its QR code, its record): with many instances,
+        one owned by another is read from the store as it was last saved (its people's connections unknown).
+
+        :raises RoomError: as ``get``.
+        """
+        if self.cluster is None:
+            return self.get(code, client)
+        found = await self._locate(code, client, claim=False)
+        if isinstance(found, Room):
+            return found
+        saved = self.saved.get(normal_code(code))
+        room = None if saved is None else self._room_of(saved, 0, playing=False)
+        if room is None:
+            raise self._missing(code, client)
+        return room
+
+    async def _locate(self, code: str, client: str | None, claim: bool = True) -> Room | str:
+        """With many instances: the room ``code`` if this instance owns it (taking it up from the store when
+        nobody does and ``claim``), else its owner's name.
+
+        :raises RoomError: ``no_room`` (or ``too_fast``), as ``get``; ``busy`` while Redis cannot be reached.
+        """
+        assert self.cluster is not None
+        if client is not None and not self.guard.may_look_up(client):
+            raise RoomError("too_fast", "too many room codes that lead nowhere: wait a minute, then check the link")
+        key = normal_code(code)
+        if key in self.rooms:
+            return self.rooms[key]
+        if len(key) > CODE_MAX:
+            raise self._missing(code, client)
+        try:
+            owner = await self.cluster.owner(key)
+            if owner is None and claim:
+                room = await self._claim(key)
+                if room is not None:
+                    return room
+                owner = await self.cluster.owner(key)
+        except (RedisError, OSError):
+            raise RoomError("busy", "the server cannot reach its other half just now: it tries again") from None
+        if owner is None or owner == self.cluster.id:
+            if claim or not self.saved.exists(key):
+                raise self._missing(code, client)
+            return ""
+        return owner
+
+    async def _claim(self, code: str) -> Room | None:
+        """Take the saved room ``code`` up here, with a lease and a new fence, if nobody owns it; None when it
+        cannot be had (another instance was quicker, or there is no such room, or it expired)."""
+        assert self.cluster is not None
+        if not await self.cluster.acquire(code):
+            return None
+        fence = self.store.next_epoch(EPOCH_KEY)
+        saved = self.saved.take(code, fence)
+        age = None if saved is None else self._age(saved)
+        room = None
+        if saved is not None and age is not None and age <= self.lifetime(saved.phase):
+            room = self._room_of(saved, fence * EPOCH + 1)
+        if room is None or age is None:
+            await self.cluster.release(code)
+            return None
+        room.touched = self.clock() - age
+        self.rooms[code] = room
+        return room
+
+    def _missing(self, code: str, client: str | None) -> RoomError:
+        if client is not None:
+            self.guard.missed(client)
+        shown = code if len(code) <= CODE_MAX + 4 else code[:CODE_MAX] + "..."
+        return RoomError("no_room", f"there is no room {shown!r}: check the code or the link")
 
     def _touch(self, room: Room) -> None:
         room.touched, room.fresh = self.clock(), True
@@ -410,15 +546,25 @@ class Hub:
             raise RoomError("bad_setup", str(exc)) from None
         session.speed = 5
         room.session = session
+        self._fence(room)
         room.match_id = session.log.match_id if session.log is not None else None  # type: ignore[attr-defined]
         room.version += 1
 
+    @staticmethod
+    def _fence(room: Room) -> None:
+        """Give the room's match its owner's fence: each of its moves is then saved only while it is the owner."""
+        if room.fence is not None and room.session is not None and room.session.log is not None:
+            room.session.log.fence = (room.code, room.fence)  # type: ignore[attr-defined]
+
     def _save(self, room: Room) -> None:
         """Write the room to the store if it changed since it was last written (a move changes only the
-        match, which the session saves itself)."""
+        match, which the session saves itself).
+
+        :raises Fenced: when another instance has taken the room over.
+        """
         saved = (room.phase, room.to_data(), room.match_id)
         if saved != room.saved_as:
-            self.saved.save(room.code, *saved)
+            self.saved.save(room.code, *saved, fence=room.fence)
             room.saved_as = saved
             room.fresh = False
 
@@ -431,19 +577,25 @@ class Hub:
         """After a restart: every saved room that has not expired (the newest first, as many as the server may
         hold) is known again, and taken up (its match played again from the store) when someone asks for it;
         expired rooms are forgotten. The count known."""
-        epoch = int(self.store.setting(EPOCH_KEY) or 0) + 1
-        self.store.set_setting(EPOCH_KEY, epoch)
+        epoch = self.store.next_epoch(EPOCH_KEY)
         self.first_version = epoch * EPOCH + 1
         expired = []
-        moment = datetime.now(UTC).replace(tzinfo=None)
         for saved in reversed(self.saved.all()):
-            age = max(0.0, (moment - saved.updated_at) / timedelta(seconds=1))
+            age = self._age(saved)
             if age > self.lifetime(saved.phase) or len(self.dormant) >= self.limits.max_rooms:
                 expired.append(saved.code)
-            else:
+            elif self.cluster is None:
                 self.dormant[saved.code] = (saved, self.clock() - age)
+        if self.cluster is not None:  # a room another instance plays now is not expired
+            expired = [code for code in expired if await self.cluster.owner(code) is None]
         self.saved.delete(expired)
         return len(self.dormant)
+
+    @staticmethod
+    def _age(saved: SavedRoom) -> float:
+        """Seconds since the saved room was last used."""
+        moment = datetime.now(UTC).replace(tzinfo=None)
+        return max(0.0, (moment - saved.updated_at) / timedelta(seconds=1))
 
     def _take_up(self, code: str) -> Room | None:
         """The saved room ``code`` taken up again, or None when there is none or it cannot be read back (it is
@@ -452,6 +604,15 @@ class Hub:
         if found is None:
             return None
         saved, touched = found
+        room = self._room_of(saved, self.first_version)
+        if room is not None:
+            room.touched = touched
+            self.rooms[room.code] = room
+        return room
+
+    def _room_of(self, saved: SavedRoom, version: int, playing: bool = True) -> Room | None:
+        """The saved room as it was, its match played again from the store (unless not ``playing``: only
+        what a look from outside needs), or None when it cannot be read back."""
         data = saved.data
         try:
             room = Room(
@@ -462,19 +623,21 @@ class Hub:
                 away_seconds=int(data.get("away_seconds", DEFAULT_AWAY)),
                 pace=float(data.get("pace", self.pace)),
                 match_id=saved.match_id,
-                version=self.first_version,
+                version=version,
+                fence=saved.fence,
             )
             for state in room.seats:
                 if state.kind == "computer":
                     state.level = web_seat((state.level or STAND_IN).partition("@")[0])
-            if saved.match_id is not None:
+            if not playing:
+                room.saved_phase = saved.phase
+            elif saved.match_id is not None:
                 room.session = self.store.session(saved.match_id)
                 room.session.speed = 5
+                self._fence(room)
         except (KeyError, TypeError, ValueError, RulesError, StoreError, RoomError):
             return None
-        room.touched = touched
         room.saved_as = (saved.phase, room.to_data(), saved.match_id)
-        self.rooms[room.code] = room
         return room
 
     def start_sweeping(self) -> None:
@@ -507,13 +670,16 @@ class Hub:
                 watcher.room = None
                 watcher.closed = True
                 if watcher.close is not None:
-                    watcher.close()
+                    watcher.close(CLOSE_GONE)
         asleep = [code for code, (saved, used) in self.dormant.items() if now - used > self.lifetime(saved.phase)]
         for code in asleep:
             del self.dormant[code]
         gone += asleep
         used = [code for code, room in self.rooms.items() if room.fresh or room.people_here()]
         self.saved.delete(gone)
+        if self.cluster is not None:
+            for code in gone:
+                self._later(self.cluster.release(code))
         self.saved.touch(used)
         for code in used:
             self.rooms[code].fresh = False
@@ -526,11 +692,14 @@ class Hub:
         Whether it was taken (False: refused)."""
         if connection.replaced:
             return True  # a late message on a connection whose seat moved to a newer one
+        room = None
         try:
             if isinstance(message, Ping):
                 await self._send(connection, {"type": "pong"})
             elif isinstance(message, Hello):
                 await self.hello(connection, message)
+            elif connection.relay is not None:
+                await self._forward(connection, "message", message)
             else:
                 room = connection.room
                 if room is None:
@@ -539,6 +708,10 @@ class Hub:
                     if connection.replaced:
                         return True
                     await self._room_message(room, connection, message)
+        except Fenced:
+            if room is not None:  # another instance took the room over: its browsers go there
+                await self._let_go(room)
+            return True
         except RoomError as exc:
             await self._send(connection, error(exc.code, str(exc)))
             if exc.code == "stale" and connection.room is not None:
@@ -586,7 +759,17 @@ class Hub:
     async def hello(self, connection: Connection, message: Hello) -> None:
         """Join a room: as the seat whose token is given, else as a spectator. Only the newcomer is sent the
         room; the others hear of it only when a seat's person came back."""
-        room = self.get(message.room, connection.client)
+        if connection.remote is not None:  # relayed here by the instance that found this one the owner
+            room = self.rooms.get(normal_code(message.room)) or self.get("", connection.client)
+        elif self.cluster is not None:
+            found = await self._locate(message.room, connection.client)
+            if not isinstance(found, Room):
+                await self._relay(connection, found, normal_code(message.room), message)
+                return
+            room = found
+        else:
+            room = self.get(message.room, connection.client)
+        await self._unrelay(connection)
         seat = None
         if message.token is not None:
             token = message.token
@@ -701,6 +884,8 @@ class Hub:
             raise RoomError("bad_message", f"{message.action!r} is not a move: {exc}") from None
         except IllegalAction as exc:
             raise RoomError("illegal", f"Not allowed: {exc}") from None
+        except Fenced:
+            raise
         except StoreError as exc:
             raise RoomError("illegal", f"the move could not be saved: {exc}") from None
         room.version += 1
@@ -718,6 +903,7 @@ class Hub:
         return any(s.kind == "person" and same_token(token, s.token) for s in room.seats)
 
     async def disconnect(self, connection: Connection) -> None:
+        await self._unrelay(connection)
         room = connection.room
         if room is None:
             return
@@ -865,13 +1051,20 @@ class Hub:
                 self._keep_bot(room, seat, bot)
                 try:
                     session.play(action, seat)
+                    room.version += 1
+                    if session.game.is_over:
+                        self._touch(room)
+                        self._save(room)
+                except Fenced:
+                    lost = True
                 except (IllegalAction, StoreError):
                     return  # cannot happen for a bot's legal choice; a store failure stops the room's play
-                room.version += 1
-                if session.game.is_over:
-                    self._touch(room)
-                    self._save(room)
-                await self.broadcast(room)
+                else:
+                    lost = False
+                    await self.broadcast(room)
+            if lost:  # another instance took the room over
+                await self._let_go(room)
+                return
 
     def _bot_for(self, room: Room, seat: int) -> Bot:
         """The computer for ``seat``, its search held to the server's budget (a room saved before budgets were
@@ -904,4 +1097,176 @@ class Hub:
         for room in self.rooms.values():
             if room.runner is not None:
                 room.runner.cancel()
+        for task in list(self._tasks):
+            task.cancel()
         await self.pool.aclose()
+        self.guard.close()
+        if self.cluster is not None:
+            with contextlib.suppress(RedisError, OSError):
+                for code in list(self.rooms):  # the rooms are saved: another instance takes them up at once
+                    await self.cluster.release(code)
+            await self.cluster.close()
+
+    # ----- many instances ----------------------------------------------------------------------------------
+
+    def start_cluster(self) -> None:
+        """Listen for the other instances and beat, from now on (with ``--redis``)."""
+        if self.cluster is not None:
+            self.cluster.start(self.on_envelope, self.on_beat)
+
+    def _later(self, work: Awaitable[Any]) -> None:
+        """Run ``work`` in a task of its own, kept until it ends (its Redis errors are the beat's to notice)."""
+
+        async def run() -> None:
+            with contextlib.suppress(RedisError, OSError):
+                await work
+
+        task = asyncio.get_running_loop().create_task(run())
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _relay(self, connection: Connection, owner: str, code: str, hello: Hello) -> None:
+        """Send ``connection``'s hello to the owner of its room, and its messages after it."""
+        assert self.cluster is not None
+        if connection.room is not None:
+            await self.disconnect(connection)
+        relay = connection.relay
+        if relay is None or relay.owner != owner or relay.code != code:
+            await self._unrelay(connection)
+            relay = Relay(owner, code, secrets.token_hex(8))
+            connection.relay = relay
+            self.relayed[relay.id] = connection
+        await self._forward(connection, "hello", hello)
+
+    async def _forward(self, connection: Connection, kind: str, message: Incoming | None) -> None:
+        """One of a relayed connection's messages to its room's owner; when Redis cannot take it, the
+        connection is closed (its browser reconnects, and finds the room again)."""
+        relay = connection.relay
+        assert self.cluster is not None and relay is not None
+        envelope = {"kind": kind, "from": self.cluster.id, "conn": relay.id, "client": connection.client}
+        if message is not None:
+            envelope["text"] = message.model_dump_json()
+        try:
+            await self.cluster.publish(relay.owner, envelope)
+        except (RedisError, OSError):
+            await self._unrelay(connection, tell=False)
+            if connection.close is not None:
+                connection.close(CLOSE_MOVED)
+
+    async def _unrelay(self, connection: Connection, tell: bool = True) -> None:
+        """Stop relaying ``connection`` (its owner hears it left, if ``tell``)."""
+        if connection.relay is None:
+            return
+        if tell:
+            await self._forward(connection, "leave", None)
+        self.relayed.pop(connection.relay.id, None)
+        connection.relay = None
+
+    async def on_envelope(self, envelope: Envelope) -> None:
+        """A message from another instance: a relayed browser's (here its room's owner), or the owner's for
+        a browser relayed from here."""
+        kind = envelope.get("kind")
+        name = str(envelope.get("conn", ""))
+        if kind in ("send", "close"):
+            connection = self.relayed.get(name)
+            if connection is None:
+                return
+            if kind == "send" and isinstance(envelope.get("message"), dict):
+                await connection.send(envelope["message"])
+            elif kind == "close" and connection.close is not None:
+                self.relayed.pop(name, None)
+                connection.relay = None
+                connection.close(int(envelope.get("code", CLOSE_MOVED)))
+            return
+        key = (str(envelope.get("from", "")), name)
+        if kind == "leave":
+            gone = self.remote.pop(key, None)
+            if gone is not None:
+                gone.closed = True
+                await self.disconnect(gone)
+            return
+        try:
+            message = parse(str(envelope.get("text", "")))
+        except ProtocolError:
+            return  # checked by the relaying instance already: not from one of ours
+        connection = self.remote.get(key)
+        if connection is None:
+            if kind != "hello":
+                await self._remote_close(key, CLOSE_MOVED)  # its room is not here (any more)
+                return
+            connection = self._remote_connection(key, str(envelope.get("client", "local")))
+        taken = await self.receive(connection, message)
+        if not taken and connection.refusals is not None and not connection.refusals.take():
+            await self._remote_close(key, CLOSE_FLOOD)
+        elif isinstance(message, Hello) and normal_code(message.room) not in self.rooms and not connection.closed:
+            await self._remote_close(key, CLOSE_MOVED)  # the room is not played here (any more): it asks again
+
+    def _remote_connection(self, key: tuple[str, str], client: str) -> Connection:
+        """A connection another instance holds to a room owned here."""
+        cluster = self.cluster
+        assert cluster is not None
+        instance, name = key
+
+        async def send(message: dict[str, Any]) -> None:
+            await cluster.publish(instance, {"kind": "send", "conn": name, "message": message})
+
+        per_minute = self.limits.refused_per_minute
+        connection = Connection(send, client=client, remote=key, refusals=Bucket(per_minute / 60.0, per_minute))
+        connection.close = lambda code: self._later(self._remote_close(key, code))
+        self.remote[key] = connection
+        return connection
+
+    async def _remote_close(self, key: tuple[str, str], code: int) -> None:
+        """Close a remote connection: its instance closes the browser's socket."""
+        connection = self.remote.pop(key, None)
+        if connection is not None:
+            connection.closed = True
+            await self.disconnect(connection)
+        assert self.cluster is not None
+        with contextlib.suppress(RedisError, OSError):
+            await self.cluster.publish(key[0], {"kind": "close", "conn": key[1], "code": code})
+
+    async def _let_go(self, room: Room) -> None:
+        """Another instance owns ``room`` now: forget it here; its browsers reconnect and find it there."""
+        if self.rooms.get(room.code) is not room:
+            return
+        del self.rooms[room.code]
+        log.warning("eights: room %s is played by another instance now", room.code)
+        if room.runner is not None and room.runner is not asyncio.current_task():
+            room.runner.cancel()
+        for connection in list(room.connections):
+            connection.room = None
+            if connection.remote is not None:
+                await self._remote_close(connection.remote, CLOSE_MOVED)
+            elif connection.close is not None:
+                connection.closed = True
+                connection.close(CLOSE_MOVED)
+        room.connections.clear()
+        if self.cluster is not None:
+            with contextlib.suppress(RedisError, OSError):
+                await self.cluster.release(room.code)
+
+    async def on_beat(self) -> None:
+        """After each life sign: keep this instance's leases, let go of rooms another holds now, drop the
+        remote connections of instances gone, and move relayed connections whose room changed hands."""
+        cluster = self.cluster
+        assert cluster is not None
+        codes = list(self.rooms)
+        for code in await cluster.renew(codes):
+            room = self.rooms.get(code)
+            if room is not None:
+                await self._let_go(room)
+        alive = await cluster.alive(instance for instance, _ in self.remote)
+        for key in [key for key in self.remote if key[0] not in alive]:
+            gone = self.remote.pop(key)
+            gone.closed = True
+            await self.disconnect(gone)
+        relays = list(self.relayed.values())
+        codes = sorted({c.relay.code for c in relays if c.relay is not None})
+        owners = dict(zip(codes, [await cluster.owner(code) for code in codes], strict=True))
+        for connection in relays:
+            relay = connection.relay
+            if relay is not None and owners.get(relay.code) != relay.owner:
+                await self._unrelay(connection, tell=False)
+                if connection.close is not None:
+                    connection.close(CLOSE_MOVED)

@@ -52,7 +52,7 @@ from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 from multiprocessing.context import SpawnContext
 from multiprocessing.process import BaseProcess
-from typing import Any
+from typing import Any, Protocol
 
 from eights.bots import Bot, ISMCTSBot, make_bot
 from eights.engine import Action, View
@@ -64,6 +64,7 @@ __all__ = [
     "QUEUED",
     "STARTUP",
     "BotPool",
+    "Pool",
     "PoolClosed",
     "Worker",
     "fallback_move",
@@ -89,6 +90,18 @@ FALLBACK_SECONDS = 1.0
 
 class PoolClosed(RuntimeError):
     """A decision asked of a pool after ``close``."""
+
+
+class Pool(Protocol):
+    """Where a server's computer players think: ``BotPool`` here, or ``eights.web.queue.QueuePool`` on workers."""
+
+    async def choose(self, bot: Bot, view: View, owner: str) -> tuple[Action, Bot]: ...
+
+    def stats(self) -> dict[str, int | float]: ...
+
+    def close(self) -> None: ...
+
+    async def aclose(self) -> None: ...
 
 
 def fallback_move(view: View) -> Action:
@@ -276,7 +289,7 @@ class BotPool:
             got = await self._think_quick(bot, view)
         self._counts["decisions"] += 1
         if got is None:
-            return await self._fallback(view), bot
+            return await self.fallback(view), bot
         return got
 
     async def _think_quick(self, bot: Bot, view: View) -> tuple[Action, Bot] | None:
@@ -308,8 +321,8 @@ class BotPool:
             job.timer.cancel()
             self._unqueue(job)  # still waiting only when its asker gave up (was cancelled)
 
-    async def _fallback(self, view: View) -> Action:
-        """The normal player's move (in a thread, guarded), else a random legal one."""
+    async def fallback(self, view: View) -> Action:
+        """The normal player's move (in a thread, guarded), else a random legal one; counted in ``fallbacks``."""
         self._counts["fallbacks"] += 1
         if not self._closed:
             finding = asyncio.get_running_loop().run_in_executor(self._quick, fallback_move, view)
