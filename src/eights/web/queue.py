@@ -80,7 +80,7 @@ __all__ = ["BEAT", "LAPSE", "QUEUE", "REPLIES", "RETRY", "WORKERS", "QueuePool",
 
 #: The arq queue the decisions wait in.
 QUEUE = "eights:decisions"
-#: A worker's key (this prefix and its name): its process count and the decisions it answered, as JSON.
+#: A worker's key (this prefix and its name), as JSON: its processes, the decisions it runs and answered.
 WORKERS = "eights:worker:"
 #: A server's list of answers (this prefix and the pool's name).
 REPLIES = "eights:replies:"
