@@ -49,7 +49,7 @@ from eights.web.protocol import (
 from eights.web.rooms import DEFAULT_AWAY, HERE, Connection, Hub, RoomError, new_token, rules_from
 from eights.web.scorecard import scorecard_routes
 from eights.web.settings import Settings
-from eights.web.workers import BotPool
+from eights.web.workers import Pool
 
 STATIC = resources.files("eights.web") / "static"
 #: Messages waiting for a slow browser before it is dropped.
@@ -307,7 +307,7 @@ def create_app(
     store: Store,
     *,
     pace: float = 0.7,
-    pool: BotPool | None = None,
+    pool: Pool | None = None,
     settings: Settings | None = None,
     cluster: Cluster | None = None,
 ) -> FastAPI:

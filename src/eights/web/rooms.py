@@ -66,7 +66,7 @@ from eights.web.protocol import (
 from eights.web.queue import QueuePool
 from eights.web.settings import Limits
 from eights.web.tableview import SeatLog, table_json
-from eights.web.workers import BotPool
+from eights.web.workers import BotPool, Pool
 
 log = logging.getLogger("eights.web")
 
@@ -296,7 +296,7 @@ class Hub:
     def __init__(
         self,
         store: Store,
-        pool: BotPool | QueuePool | None = None,
+        pool: Pool | None = None,
         clock: Callable[[], float] = time.monotonic,
         pace: float = 0.7,
         limits: Limits | None = None,
@@ -310,7 +310,7 @@ class Hub:
         deadline = self.limits.think_seconds + 2.0
         if pool is None:  # with many instances, the searches go to the worker tier (eights worker)
             pool = BotPool(deadline=deadline) if cluster is None else QueuePool(cluster.url, deadline=deadline)
-        self.pool: BotPool | QueuePool = pool
+        self.pool: Pool = pool
         self.clock = clock
         self.sleep = sleep
         self.pace = pace
