@@ -33,7 +33,8 @@ from eights.store.sheets import Sheets
 from eights.table.session import SPEED_WORDS
 from eights.web.metrics import CONTENT_TYPE, Metrics
 from eights.web.protocol import VERSION, ProtocolError, error, parse
-from eights.web.rooms import DEFAULT_AWAY, HERE, Connection, Hub, RoomError, new_token, rules_from
+from eights.web.reviews import Reviewer, ReviewError
+from eights.web.rooms import DEFAULT_AWAY, HERE, Connection, Hub, Room, RoomError, new_token, rules_from
 from eights.web.scorecard import scorecard_routes
 from eights.web.settings import Settings
 from eights.web.workers import BotPool
@@ -49,8 +50,9 @@ CLOSE_REPLACED, CLOSE_GONE, CLOSE_FLOOD, CLOSE_SLOW, CLOSE_SILENT, CLOSE_LIMIT =
 MAX_BODY = 16384
 #: What a foreign page's socket gets (RFC 6455's policy violation).
 CLOSE_POLICY = 1008
-#: Room errors that HTTP answers with 429 (too many) rather than 400.
+#: Room errors that HTTP answers with 429 (too many) rather than 400, and others with their own status.
 TOO_MANY = ("too_many_rooms", "too_fast")
+STATUS = {"no_room": 404, "not_a_player": 403, "not_over": 409}
 #: Every page's headers: no script but the page's own files, no framing, no sniffing, no referrer.
 SECURITY_HEADERS = [
     (
@@ -307,16 +309,19 @@ def create_app(
     settings = settings or Settings()
     limits = settings.limits
     hub = Hub(store, pool, pace=pace, limits=limits)
+    reviewer = Reviewer(store, limits, hub.guard)
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
         await hub.restore()
         hub.start_sweeping()
         yield
+        await reviewer.close()
         await hub.close()
 
     app = App(title="eights", lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=None)
     app.state.hub = hub
+    app.state.reviewer = reviewer
     app.state.settings = settings
     app.mount("/static", StaticFiles(directory=str(STATIC), check_dir=False), name="static")
     app.include_router(
@@ -338,7 +343,7 @@ def create_app(
         return settings.client(peer_of(request), request.headers.getlist("x-forwarded-for"))
 
     def refused(exc: RoomError) -> JSONResponse:
-        status = 429 if exc.code in TOO_MANY else 404 if exc.code == "no_room" else 400
+        status = 429 if exc.code in TOO_MANY else STATUS.get(exc.code, 400)
         return JSONResponse({"error": str(exc), "code": exc.code}, status_code=status)
 
     def page() -> FileResponse:
@@ -442,32 +447,66 @@ def create_app(
             return refused(exc)
         return Response(qr_svg(link(room.code)), media_type="image/svg+xml")
 
+    def played(code: str, request: Request, token: str | None, what: str, why: str) -> tuple[Room, int, int]:
+        """The room ``code``, the seat of the person whose token is ``token``, and its finished match.
+
+        :raises RoomError: ``no_room``; ``not_a_player`` (403) for a spectator, a stranger or another room's
+            token; ``not_over`` (409) while the match is not over (``why`` says why it must be).
+        """
+        room = hub.get(code, client_of(request))
+        seat = None if token is None else hub.seat_of(room, token)
+        if seat is None:
+            raise RoomError("not_a_player", f"{what} is for the players of this room (send your seat token)")
+        if room.match_id is None or room.phase != "over":
+            raise RoomError("not_over", f"{what} can be had once the match is over: {why}")
+        return room, seat, room.match_id
+
     @app.get("/api/rooms/{code}/record", response_model=None)
     async def room_record(
         code: str, request: Request, token: Annotated[str | None, Header(alias="x-seat-token")] = None
     ) -> Response:
         """The room's match, once it is over, for the people who played it (its seed deals every hand)."""
         try:
-            room = hub.get(code, client_of(request))
-            if token is None or not hub.holds_seat(room, token):
-                return JSONResponse(
-                    {"error": "the record is for the players of this room (send your seat token)"}, status_code=403
-                )
-            if room.match_id is None or room.phase != "over":
-                return JSONResponse(
-                    {"error": "the record can be had once the match is over: it shows every hand"}, status_code=409
-                )
-            record = store.record(room.match_id)
+            room, _, match_id = played(code, request, token, "the record", "it shows every hand")
+            record = store.record(match_id)
         except RoomError as exc:
             return refused(exc)
         except StoreError as exc:
             return JSONResponse({"error": str(exc)}, status_code=503)
-        name = f"eights-{room.code}-match-{room.match_id}.json"
+        name = f"eights-{room.code}-match-{match_id}.json"
         return Response(
             record.to_json(),
             media_type="application/json",
             headers={"Content-Disposition": f'attachment; filename="{name}"'},
         )
+
+    @app.post("/api/rooms/{code}/review", response_model=None)
+    async def ask_review(
+        code: str, request: Request, token: Annotated[str | None, Header(alias="x-seat-token")] = None
+    ) -> dict[str, Any] | JSONResponse:
+        """Start the review of the asker's own seat in the finished match (or say how it stands): 202 while
+        it runs, 200 with the review once it is done."""
+        try:
+            room, seat, match_id = played(code, request, token, "a review", "it goes through your decisions")
+            answer = await reviewer.ask(match_id, seat, room.rules, client_of(request))
+        except RoomError as exc:
+            return refused(exc)
+        except ReviewError as exc:
+            return JSONResponse({"error": str(exc), "code": exc.code}, status_code=exc.status)
+        return answer if answer["state"] == "done" else JSONResponse(answer, status_code=202)
+
+    @app.get("/api/rooms/{code}/review", response_model=None)
+    async def look_review(
+        code: str, request: Request, token: Annotated[str | None, Header(alias="x-seat-token")] = None
+    ) -> dict[str, Any] | JSONResponse:
+        """How the asker's review stands: its progress while it runs, then the review."""
+        try:
+            room, seat, match_id = played(code, request, token, "a review", "it goes through your decisions")
+            return reviewer.look(match_id, seat, room.rules)
+        except RoomError as exc:
+            return refused(exc)
+        except ReviewError as exc:
+            return JSONResponse({"error": str(exc), "code": exc.code}, status_code=exc.status)
 
     async def socket(websocket: WebSocket) -> None:
         """One browser tab's connection: checked at the door (its page's origin, its client's share of

@@ -1,4 +1,4 @@
-"""Per-client limits of the web table: rooms made, room codes guessed, sockets held open.
+"""Per-client limits of the web table: rooms made, reviews asked for, room codes guessed, sockets held open.
 
 Rates are ``limits``' moving windows (its memory storage here; the same limiter runs on Redis for many
 instances); the count of open sockets is a plain counter, since a socket is held, not spent.
@@ -25,6 +25,7 @@ class Guard:
         self._rooms = limits.rate("rooms_per_client")
         self._sheets = limits.rate("sheets_per_client")
         self._misses = limits.rate("misses_per_client")
+        self._reviews = limits.rate("reviews_per_client")
         self.sockets: Counter[str] = Counter()
 
     def make_room(self, client: str) -> bool:
@@ -34,6 +35,10 @@ class Guard:
     def make_sheet(self, client: str) -> bool:
         """Count a score sheet started by ``client``; False when it has started its share for now."""
         return self._window.hit(self._sheets, "sheets", client)
+
+    def make_review(self, client: str) -> bool:
+        """Count a review asked for by ``client``; False when it has asked for its share for now."""
+        return self._window.hit(self._reviews, "reviews", client)
 
     def may_look_up(self, client: str) -> bool:
         """False while ``client`` has guessed too many codes that led nowhere."""

@@ -56,7 +56,7 @@ from typing import Any
 from eights.bots import Bot, ISMCTSBot, make_bot
 from eights.engine import Action, View
 
-__all__ = ["DEADLINE", "GRACE", "PER_OWNER", "QUEUED", "BotPool", "PoolClosed", "fallback_move"]
+__all__ = ["DEADLINE", "GRACE", "PER_OWNER", "QUEUED", "BotPool", "PoolClosed", "fallback_move", "worker_start"]
 
 #: Seconds a decision may think, once a worker has it (the named levels think 0.2 s and 1 s).
 DEADLINE = 10.0
@@ -91,10 +91,7 @@ def _serve(conn: Connection) -> None:
     """A worker's life: say it is ready, then answer (bot, view) with ("ok", action, bot) or
     ("error", words), until the pool hangs up or the parent dies. A Ctrl-C at the server's terminal
     reaches its workers too: they leave it to the server, which stops them."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    parent = multiprocessing.parent_process()
-    if parent is not None:
-        threading.Thread(target=_watch, args=(parent,), name="eights-orphan-watch", daemon=True).start()
+    worker_start()
     conn.send("ready")
     while True:
         try:
@@ -106,6 +103,15 @@ def _serve(conn: Connection) -> None:
         except Exception as exc:
             reply = ("error", f"{type(exc).__name__}: {exc}")
         conn.send(reply)
+
+
+def worker_start() -> None:
+    """In a worker process of the server's (a computer player's, a review's), first: Ctrl-C at the server's
+    terminal is left to the server, which stops its workers, and the worker exits once the server is gone."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    parent = multiprocessing.parent_process()
+    if parent is not None:
+        threading.Thread(target=_watch, args=(parent,), name="eights-orphan-watch", daemon=True).start()
 
 
 def _watch(parent: BaseProcess) -> None:

@@ -1,0 +1,157 @@
+"""The review at the web table's match end (``/api/rooms/{code}/review``, docs/protocol.md), through the real
+HTTP interface: a seat's own decisions only, for its seat token only, once the match is over; run in worker
+processes within the server's budget and per-client rate and cap; kept in the store and given again at once."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from starlette.testclient import WebSocketTestSession
+
+from eights.store import Store, database_url
+from eights.store.matches import Reviews
+from eights.web.app import create_app
+from eights.web.settings import Limits, Settings
+
+#: Scripted clients send far faster than people; a small review budget keeps the tests quick.
+QUICK = Limits(messages_per_second=10_000, message_burst=20_000, review_deals=8, review_iterations=100)
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> Iterator[Store]:
+    store = Store(database_url(str(tmp_path / "review.db")))
+    yield store
+    store.close()
+
+
+def serve(store: Store, **limits: Any) -> TestClient:
+    changed = Limits(**{**QUICK.__dict__, **limits})
+    return TestClient(create_app(store, pace=0, settings=Settings(limits=changed)))
+
+
+def until_my_turn(ws: WebSocketTestSession) -> dict[str, Any]:
+    for _ in range(5000):
+        message = ws.receive_json()
+        table = message.get("table") if message["type"] == "state" else None
+        if table is not None and (table["legal"] or table["result"] is not None):
+            return message
+    raise AssertionError("no turn came")
+
+
+def played_room(client: TestClient, finish: bool = True) -> dict[str, Any]:
+    """A room of Ann against an easy computer (classic, one round); Ann draws whenever she may (mistakes to
+    find), else takes the first move. Played to its end when ``finish``, else to Ann's first turn."""
+    room: dict[str, Any] = client.post(
+        "/api/rooms", json={"name": "Ann", "preset": "classic", "seats": ["me", "easy"], "start": True}
+    ).json()
+    with client.websocket_connect("/ws") as ws:
+        ws.send_text(json.dumps({"type": "hello", "room": room["code"], "token": room["token"]}))
+        while True:
+            state = until_my_turn(ws)
+            table = state["table"]
+            if table["result"] is not None or not finish:
+                return room
+            moves = table["legal"]
+            move = next((m for m in moves if m["kind"] == "draw"), moves[0])
+            ws.send_text(json.dumps({"type": "act", "version": state["version"], "action": move["action"]}))
+
+
+def review(client: TestClient, room: dict[str, Any], method: str = "post", token: str | None = None) -> Any:
+    headers = {"X-Seat-Token": token if token is not None else room["token"]}
+    return getattr(client, method)(f"/api/rooms/{room['code']}/review", headers=headers)
+
+
+def finished_review(client: TestClient, room: dict[str, Any]) -> dict[str, Any]:
+    """Ask for the review and follow it to its end, checking its progress on the way."""
+    answer = review(client, room)
+    seen = []
+    while answer.status_code in (200, 202) and answer.json()["state"] == "running":
+        progress = answer.json()
+        assert 0 <= progress["done"] <= progress["total"]
+        seen.append(progress["done"])
+        answer = review(client, room, "get")
+    assert answer.status_code == 200, answer.text
+    assert seen == sorted(seen)
+    done: dict[str, Any] = answer.json()
+    return done
+
+
+def test_a_player_reviews_their_own_seat_once_the_match_is_over(store: Store) -> None:
+    with serve(store) as client:
+        room = played_room(client, finish=False)
+        early = review(client, room)
+        assert early.status_code == 409 and "once the match is over" in early.json()["error"]
+        other = played_room(client)
+        for token in ("", "not-a-token", other["token"]):  # a stranger, a spectator's guess, another room's seat
+            refused = review(client, room, token=token)
+            assert refused.status_code == 403 and "players of this room" in refused.json()["error"]
+        assert review(client, other, "get").status_code == 404  # nothing asked for yet
+        done = finished_review(client, other)
+        assert done["state"] == "done" and done["seat"] == 0 and done["decisions"]
+        assert done["settings"] == {"deals": 8, "iterations": 100}  # the server's budget, not the asker's
+        for decision in done["decisions"]:
+            table = decision["table"]
+            assert table["seat"] == table["to_act"] == 0
+            assert len(table["hand"]) == table["counts"][0] and table["top"]["label"]
+            assert {"round", "turn", "played", "best", "cost", "spread", "mistake"} <= set(decision)
+            assert set(decision["played_cards"]) <= {card["code"] for card in table["hand"]}
+        assert done["mistakes"], "drawing whenever one may costs something somewhere"
+        assert {d["number"] for d in done["decisions"] if d["mistake"]} == set(done["mistakes"])
+        assert [r["round"] for r in done["rounds"]] == [1]
+        kept = Reviews(store).get(match_of(client, other), "0|8|100")
+        assert kept is not None and len(kept["decisions"]) == len(done["decisions"])
+
+
+def match_of(client: TestClient, room: dict[str, Any]) -> int:
+    match_id: int = client.app.state.hub.rooms[room["code"]].match_id  # type: ignore[attr-defined]
+    return match_id
+
+
+def test_a_kept_review_is_given_again_at_once_and_uncounted(store: Store) -> None:
+    with serve(store, reviews_per_client="1/hour") as client:
+        room = played_room(client)
+        first = finished_review(client, room)
+        again = review(client, room)  # past the client's share: a kept review is not counted
+        assert again.status_code == 200 and again.json() == first
+        assert review(client, room, "get").json() == first
+
+
+def test_reviews_have_a_rate_per_client(store: Store) -> None:
+    with serve(store, reviews_per_client="1/hour") as client:
+        one, two = played_room(client), played_room(client)
+        finished_review(client, one)
+        refused = review(client, two)
+        assert refused.status_code == 429 and "too many reviews" in refused.json()["error"]
+        assert review(client, two, "get").status_code == 404  # nothing was started
+
+
+def test_reviews_at_once_are_capped(store: Store) -> None:
+    # a large budget: the first review is still running when the second is asked for
+    with serve(store, reviews_at_once=1, review_deals=200, review_iterations=3000) as client:
+        one, two = played_room(client), played_room(client)
+        assert review(client, one).status_code == 202
+        busy = review(client, two)
+        assert busy.status_code == 429 and "as many matches as it can" in busy.json()["error"]
+        assert review(client, one).json()["state"] == "running"  # asked again: the same review, not another
+
+
+def test_a_review_past_its_time_stops_and_keeps_nothing(store: Store) -> None:
+    with serve(store, review_seconds=0.001) as client:
+        room = played_room(client)
+        answer = review(client, room)
+        while answer.status_code == 202 or answer.json().get("state") == "running":
+            answer = review(client, room, "get")
+        assert answer.status_code == 503 and "took longer than this server allows" in answer.json()["error"]
+        assert Reviews(store).get(match_of(client, room), "0|8|100") is None
+        assert review(client, room, "get").status_code == 404  # said once; it may be asked for again
+        assert review(client, room).status_code == 202
+
+
+def test_the_review_budget_is_a_limit() -> None:
+    limits = Limits().with_changes({"review-deals": "12", "review_iterations": "300", "reviews_per_client": "3/hour"})
+    assert (limits.review_deals, limits.review_iterations, limits.reviews_per_client) == (12, 300, "3/hour")
