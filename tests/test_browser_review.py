@@ -32,9 +32,10 @@ SHOWN = """() => ({
 
 @pytest.fixture
 def quick_review(tmp_path: Path) -> Any:
-    """A server with a small review budget (the computers' moves are quick already: easy, paced 0.05 s)."""
+    """A server with a small review budget (the computers' moves are quick already: easy, paced 0.05 s): few
+    search iterations, and deals enough that a thrown win (about a quarter of a win) is surely a mistake."""
     server = LiveServer(
-        tmp_path / "served.db", options=("--set-limit", "review_deals=12", "--set-limit", "review_iterations=150")
+        tmp_path / "served.db", options=("--set-limit", "review_deals=48", "--set-limit", "review_iterations=150")
     )
     yield server
     server.stop()

@@ -5,6 +5,10 @@ processes within the server's budget and per-client rate and cap; kept in the st
 from __future__ import annotations
 
 import json
+import os
+import signal
+import time
+import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -12,6 +16,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 from starlette.testclient import WebSocketTestSession
+from websockets.sync.client import connect
 
 from eights.store import Store, database_url
 from eights.store.matches import Reviews
@@ -44,8 +49,8 @@ def until_my_turn(ws: WebSocketTestSession) -> dict[str, Any]:
 
 
 def played_room(client: TestClient, finish: bool = True) -> dict[str, Any]:
-    """A room of Ann against an easy computer (classic, one round); Ann draws whenever she may (mistakes to
-    find), else takes the first move. Played to its end when ``finish``, else to Ann's first turn."""
+    """A room of Ann against an easy computer (classic, one round), Ann taking the first move each time; played
+    to its end when ``finish``, else to Ann's first turn."""
     room: dict[str, Any] = client.post(
         "/api/rooms", json={"name": "Ann", "preset": "classic", "seats": ["me", "easy"], "start": True}
     ).json()
@@ -56,9 +61,8 @@ def played_room(client: TestClient, finish: bool = True) -> dict[str, Any]:
             table = state["table"]
             if table["result"] is not None or not finish:
                 return room
-            moves = table["legal"]
-            move = next((m for m in moves if m["kind"] == "draw"), moves[0])
-            ws.send_text(json.dumps({"type": "act", "version": state["version"], "action": move["action"]}))
+            move = table["legal"][0]["action"]
+            ws.send_text(json.dumps({"type": "act", "version": state["version"], "action": move}))
 
 
 def review(client: TestClient, room: dict[str, Any], method: str = "post", token: str | None = None) -> Any:
@@ -100,7 +104,6 @@ def test_a_player_reviews_their_own_seat_once_the_match_is_over(store: Store) ->
             assert len(table["hand"]) == table["counts"][0] and table["top"]["label"]
             assert {"round", "turn", "played", "best", "cost", "spread", "mistake"} <= set(decision)
             assert set(decision["played_cards"]) <= {card["code"] for card in table["hand"]}
-        assert done["mistakes"], "drawing whenever one may costs something somewhere"
         assert {d["number"] for d in done["decisions"] if d["mistake"]} == set(done["mistakes"])
         assert [r["round"] for r in done["rounds"]] == [1]
         kept = Reviews(store).get(match_of(client, other), "0|8|100")
@@ -146,7 +149,7 @@ def test_a_review_past_its_time_stops_and_keeps_nothing(store: Store) -> None:
         answer = review(client, room)
         while answer.status_code == 202 or answer.json().get("state") == "running":
             answer = review(client, room, "get")
-        assert answer.status_code == 503 and "took longer than this server allows" in answer.json()["error"]
+        assert answer.status_code == 503 and "did not finish in the time this server allows" in answer.json()["error"]
         assert Reviews(store).get(match_of(client, room), "0|8|100") is None
         assert review(client, room, "get").status_code == 404  # said once; it may be asked for again
         assert review(client, room).status_code == 202
@@ -155,3 +158,59 @@ def test_a_review_past_its_time_stops_and_keeps_nothing(store: Store) -> None:
 def test_the_review_budget_is_a_limit() -> None:
     limits = Limits().with_changes({"review-deals": "12", "review_iterations": "300", "reviews_per_client": "3/hour"})
     assert (limits.review_deals, limits.review_iterations, limits.reviews_per_client) == (12, 300, "3/hour")
+
+
+#: A scripted client's pace, and a review far longer than a test.
+FAST_AND_LONG = {
+    "messages_per_second": 10_000,
+    "message_burst": 20_000,
+    "review_deals": 2000,
+    "review_iterations": 100_000,
+}
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="finds the server's workers in Linux's /proc")
+@pytest.mark.parametrize("kill", [False, True], ids=["sigterm", "sigkill"])
+def test_a_stopped_server_leaves_no_review_worker(tmp_path: Path, kill: bool) -> None:
+    """A review far longer than the test, under way in ``eights serve``: stopped as a service manager stops it
+    (SIGTERM) or killed (SIGKILL), the server leaves none of its review workers behind."""
+    from tests.browser import PATIENCE, LiveServer
+    from tests.test_web_killed import act, post
+    from tests.test_web_workers import alive, workers_of
+
+    limits = [("--set-limit", f"{name}={value}") for name, value in FAST_AND_LONG.items()]
+    server = LiveServer(tmp_path / "served.db", pace=0, options=sum(limits, ()))
+    assert server.process is not None
+    pid = server.process.pid
+    workers: list[int] = []
+    try:
+        room = post(server.base, "/api/rooms", {"name": "Ann", "seats": ["me", "easy"], "start": True})
+        with connect(server.base.replace("http", "ws") + "/ws") as ws:  # the computer plays in a thread: no worker
+            ws.send(json.dumps({"type": "hello", "room": room["code"], "token": room["token"]}))
+            while True:
+                message = json.loads(ws.recv(timeout=PATIENCE))
+                table = message.get("table") if message["type"] == "state" else None
+                if table and table["result"]:
+                    break
+                if table and table["legal"]:
+                    act(ws, message)
+        request = urllib.request.Request(
+            f"{server.base}/api/rooms/{room['code']}/review", method="POST", headers={"X-Seat-Token": room["token"]}
+        )
+        with urllib.request.urlopen(request, timeout=PATIENCE) as answer:
+            assert answer.status == 202
+        until = time.monotonic() + PATIENCE
+        while not workers and time.monotonic() < until:
+            time.sleep(0.05)
+            workers = workers_of(pid)
+        assert workers, "the review started its workers"
+        server.stop(kill=kill)
+        until = time.monotonic() + PATIENCE
+        while any(alive(worker) for worker in workers) and time.monotonic() < until:
+            time.sleep(0.05)
+        assert not [worker for worker in workers if alive(worker)], "a review worker outlived its server"
+    finally:
+        server.stop(kill=True)
+        for worker in workers:
+            if alive(worker):
+                os.kill(worker, signal.SIGKILL)

@@ -15,16 +15,16 @@ review, each decision with the table as its seat saw it, drawn as the table is (
 from __future__ import annotations
 
 import asyncio
+import logging
 import multiprocessing
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
+import multiprocessing.pool
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from eights.cards import Card
 from eights.engine import Play, parse_action
 from eights.engine.actions import Bury
-from eights.review import Decision, Review, ReviewSettings, review_decision, tasks_of, unit_of
+from eights.review import Decision, Review, ReviewSettings, Task, review_decision, tasks_of, unit_of
 from eights.rules import RuleSet
 from eights.store import Store, StoreError
 from eights.store.matches import Reviews
@@ -35,6 +35,8 @@ from eights.web.tableview import card_json
 from eights.web.workers import worker_start
 
 __all__ = ["ReviewError", "Reviewer", "review_json"]
+
+log = logging.getLogger("eights.web")
 
 
 class ReviewError(RuntimeError):
@@ -71,7 +73,7 @@ class Reviewer:
         self.guard = guard
         self.settings = ReviewSettings(deals=limits.review_deals, iterations=limits.review_iterations)
         self.jobs: dict[tuple[int, int], Job] = {}
-        self._pool: ProcessPoolExecutor | None = None
+        self._pool: multiprocessing.pool.Pool | None = None
 
     def key(self, seat: int) -> str:
         """What a kept review is found by (as ``eights review`` keeps it): the seat, the deals, the iterations."""
@@ -135,8 +137,9 @@ class Reviewer:
         except StoreError as exc:
             raise ReviewError("store", str(exc), 503) from None
 
-    async def _run(self, job: Job, tasks: list[Any], review: Review) -> None:
-        """Review the decisions one after another in a worker, within ``review_seconds``; keep the review."""
+    async def _run(self, job: Job, tasks: list[Task], review: Review) -> None:
+        """Review the decisions one after another in a worker, within ``review_seconds``; keep the review. (A
+        worker that died loses its decision: the review then stops at ``review_seconds``.)"""
         loop = asyncio.get_running_loop()
         until = loop.time() + self.limits.review_seconds
         done: list[Decision] = []
@@ -145,29 +148,46 @@ class Reviewer:
                 left = until - loop.time()
                 if left <= 0:
                     raise TimeoutError
-                done.append(await asyncio.wait_for(loop.run_in_executor(self._workers(), review_decision, task), left))
+                done.append(await asyncio.wait_for(self._decide(task), left))
                 job.done = len(done)
             data = replace(review, decisions=tuple(done)).to_dict()
             await asyncio.to_thread(self.kept.keep, job.match_id, self.key(job.seat), data)
         except TimeoutError:
             job.error = (
-                f"the review took longer than this server allows ({self.limits.review_seconds:g} s): "
+                f"the review did not finish in the time this server allows ({self.limits.review_seconds:g} s): "
                 "nothing was kept; a shorter match reviews in time"
             )
-        except BrokenProcessPool:
-            self._pool = None  # a worker died (killed): the next review starts fresh ones
-            job.error = "the review's worker stopped: nothing was kept; press Review to try again"
         except StoreError as exc:
             job.error = f"the review could not be kept: {exc}"
+        except Exception as exc:  # logged without the exception's words, which may name cards
+            log.error("eights: the review of match %s failed (%s)", job.match_id, type(exc).__name__)
+            job.error = "the review failed on the server: nothing was kept"
         else:
             del self.jobs[(job.match_id, job.seat)]
 
-    def _workers(self) -> ProcessPoolExecutor:
+    async def _decide(self, task: Task) -> Decision:
+        """One decision reviewed in a worker process (started with the first review)."""
+        loop = asyncio.get_running_loop()
+        answer: asyncio.Future[Decision] = loop.create_future()
+
+        def settle(result: Decision | None, problem: BaseException | None) -> None:
+            if answer.done():  # given up on meanwhile (past review_seconds)
+                return
+            if problem is not None:
+                answer.set_exception(problem)
+            else:
+                assert result is not None
+                answer.set_result(result)
+
         if self._pool is None:
-            self._pool = ProcessPoolExecutor(
-                self.limits.reviews_at_once, mp_context=multiprocessing.get_context("spawn"), initializer=worker_start
-            )
-        return self._pool
+            self._pool = multiprocessing.get_context("spawn").Pool(self.limits.reviews_at_once, worker_start)
+        self._pool.apply_async(
+            review_decision,
+            (task,),
+            callback=lambda result: loop.call_soon_threadsafe(settle, result, None),
+            error_callback=lambda problem: loop.call_soon_threadsafe(settle, None, problem),
+        )
+        return await answer
 
     async def close(self) -> None:
         """Stop every review under way (nothing of them is kept) and the workers."""
@@ -177,7 +197,7 @@ class Reviewer:
         self.jobs.clear()
         if self._pool is not None:
             pool, self._pool = self._pool, None
-            await asyncio.to_thread(pool.shutdown, True, cancel_futures=True)
+            await asyncio.to_thread(pool.terminate)  # its workers stopped at once, busy or not
 
 
 def review_json(data: dict[str, Any], rules: RuleSet, seat: int) -> dict[str, Any]:
