@@ -4,8 +4,10 @@ processes within the server's budget and per-client rate and cap; kept in the st
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
+import random
 import signal
 import time
 import urllib.request
@@ -214,3 +216,31 @@ def test_a_stopped_server_leaves_no_review_worker(tmp_path: Path, kill: bool) ->
         for worker in workers:
             if alive(worker):
                 os.kill(worker, signal.SIGKILL)
+
+
+def test_two_asks_at_once_start_one_review(tmp_path: Path) -> None:
+    """The second of two asks that arrive together (the first still reading the match) joins the first's
+    review: one job, counted once against the client's share."""
+    from eights.web.guard import Guard
+    from eights.web.reviews import Reviewer
+    from eights.web.rooms import Hub
+    from eights.web.workers import BotPool
+    from tests.test_web_leaks import Audit, play_room
+
+    store = Store(database_url(str(tmp_path / "together.db")))
+
+    async def main() -> None:
+        hub = Hub(store, BotPool(), pace=0)
+        limits = Limits(**{**QUICK.__dict__, "reviews_per_client": "1/hour"})
+        reviewer = Reviewer(store, limits, Guard(limits))
+        await play_room(hub, Audit(), "classic", 2, random.Random(5))
+        (room,) = hub.rooms.values()
+        assert room.match_id is not None
+        asks = [reviewer.ask(room.match_id, 0, room.rules, "client") for _ in range(2)]
+        first, second = await asyncio.gather(*asks)
+        assert first["state"] == second["state"] == "running" and len(reviewer.jobs) == 1
+        await reviewer.close()
+        await hub.close()
+
+    asyncio.run(main())
+    store.close()

@@ -4,9 +4,9 @@ A person asks for the review of their own seat only, with its seat token (the ap
 decisions, each judged from what that seat saw then (``eights.review``, the same review as ``eights review``).
 The server's budget for it is fixed by its limits (``review_deals``, ``review_iterations``; a stranger
 chooses nothing), and it runs off the event loop in worker processes (``reviews_at_once`` of them, one
-review each, one decision at a time, so that a review can stop between two decisions), within
-``review_seconds`` in all. A client asks for ``reviews_per_client`` at most; a review kept in the store
-(under the same key as ``eights review --seat N`` with those settings) is given again at once, uncounted.
+review each, one decision at a time), within ``review_seconds`` in all; stopping the server stops them.
+A client asks for ``reviews_per_client`` at most; a review kept in the store (under the same key as
+``eights review --seat N`` with those settings) is given again at once, uncounted.
 
 The page follows a review by asking for it again (``look``): how many decisions are done, then the
 review, each decision with the table as its seat saw it, drawn as the table is (``review_json``).
@@ -120,16 +120,27 @@ class Reviewer:
                 f"too many reviews asked for from your address (at most {self.limits.reviews_per_client})",
                 429,
             )
+        job = self.jobs[(match_id, seat)] = Job(match_id, seat, 0)  # (taken now: the next ask waits for it)
         try:
-            summary = self.store.summary(match_id)
-            record = self.store.record(match_id)
+            tasks, review = await asyncio.to_thread(self._prepare, match_id, seat)
         except StoreError as exc:
+            del self.jobs[(match_id, seat)]
             raise ReviewError("store", str(exc), 503) from None
-        tasks = tasks_of(summary, record, (seat,), self.settings)
-        job = self.jobs[(match_id, seat)] = Job(match_id, seat, len(tasks))
-        review = Review(summary.id, (seat,), summary.names, unit_of(record.rules, record.players), self.settings, ())
+        job.total = len(tasks)
         job.task = asyncio.get_running_loop().create_task(self._run(job, tasks, review))
         return job.progress()
+
+    def _prepare(self, match_id: int, seat: int) -> tuple[list[Task], Review]:
+        """In a thread (it reads the store and replays the match): the seat's decisions to review, and the
+        review they will make, without them yet.
+
+        :raises StoreError: when the store cannot be read.
+        """
+        summary = self.store.summary(match_id)
+        record = self.store.record(match_id)
+        tasks = tasks_of(summary, record, (seat,), self.settings)
+        unit = unit_of(record.rules, record.players)
+        return tasks, Review(summary.id, (seat,), summary.names, unit, self.settings, ())
 
     def _kept(self, match_id: int, seat: int) -> dict[str, Any] | None:
         try:

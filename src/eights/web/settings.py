@@ -56,7 +56,7 @@ class Limits:
     #: this plus a margin, after which the worker is replaced and a quick move is played).
     think_seconds: float = 3.0
     #: A match's review (the Review button at its end): deals played out per decision, and the strongest
-    #: level's search iterations per decision (about 0.1 s a decision on one core).
+    #: level's search iterations per decision (a median of 0.28 s a decision on one core: bench/review.py).
     review_deals: int = 16
     review_iterations: int = 400
     #: Seconds a review may run in all; past it, it stops and nothing is kept.
