@@ -120,3 +120,25 @@ def test_review_steps_through_the_match_with_mistakes_marked(chromium: Any, quic
         assert page.evaluate(SHOWN)["step"] == first["step"]
     finally:
         context.close()
+
+
+def test_a_review_under_way_can_be_stopped(chromium: Any, tmp_path: Path) -> None:
+    limits = ("--set-limit", "review_deals=2000", "--set-limit", "review_iterations=100000")  # far past the test
+    server = LiveServer(tmp_path / "served.db", options=limits)
+    context = chromium.new_context(**NARROW)
+    try:
+        me = Watched(context.new_page(), touch=True)
+        page = me.page
+        new_game(page, server.base, "classic", 2, {})
+        play([me])
+        tap(me, page.locator("#review-button"))
+        page.wait_for_function("() => /Reviewing/.test(document.querySelector('#review-status').textContent)")
+        assert page.is_visible("#review-progress") and page.is_disabled("#review-button")
+        tap(me, page.locator("#review-stop"))
+        page.wait_for_function("() => /stopped/.test(document.querySelector('#review-status').textContent)")
+        assert page.is_hidden("#review-wait") and page.is_hidden("#review")
+        assert not page.is_disabled("#review-button")
+        assert page.evaluate("() => document.activeElement.id") == "review-button"
+    finally:
+        context.close()
+        server.stop()

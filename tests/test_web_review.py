@@ -145,6 +145,19 @@ def test_reviews_at_once_are_capped(store: Store) -> None:
         assert review(client, one).json()["state"] == "running"  # asked again: the same review, not another
 
 
+def test_a_review_under_way_is_stopped_by_its_asker_only(store: Store) -> None:
+    with serve(store, review_deals=200, review_iterations=3000) as client:  # far longer than the test
+        room, other = played_room(client), played_room(client)
+        assert review(client, room, "delete").status_code == 404  # none under way
+        assert review(client, room).status_code == 202
+        assert review(client, room, "delete", token=other["token"]).status_code == 403
+        stopped = review(client, room, "delete")
+        assert stopped.status_code == 200 and stopped.json()["state"] == "stopped"
+        assert review(client, room, "get").status_code == 404
+        assert Reviews(store).get(match_of(client, room), "0|200|3000") is None
+        assert review(client, room).status_code == 202  # asked again: it starts anew
+
+
 def test_a_review_past_its_time_stops_and_keeps_nothing(store: Store) -> None:
     with serve(store, review_seconds=0.001) as client:
         room = played_room(client)

@@ -480,33 +480,53 @@ def create_app(
             headers={"Content-Disposition": f'attachment; filename="{name}"'},
         )
 
+    async def reviewing(
+        code: str, request: Request, token: str | None, do: Callable[[Room, int, int], Awaitable[dict[str, Any]]]
+    ) -> dict[str, Any] | JSONResponse:
+        """``do(room, seat, match_id)`` for the asker's own seat of the room's finished match, its refusals in words."""
+        try:
+            room, seat, match_id = played(code, request, token, "a review", "it goes through your decisions")
+            return await do(room, seat, match_id)
+        except RoomError as exc:
+            return refused(exc)
+        except ReviewError as exc:
+            return JSONResponse({"error": str(exc), "code": exc.code}, status_code=exc.status)
+
     @app.post("/api/rooms/{code}/review", response_model=None)
     async def ask_review(
         code: str, request: Request, token: Annotated[str | None, Header(alias="x-seat-token")] = None
     ) -> dict[str, Any] | JSONResponse:
         """Start the review of the asker's own seat in the finished match (or say how it stands): 202 while
         it runs, 200 with the review once it is done."""
-        try:
-            room, seat, match_id = played(code, request, token, "a review", "it goes through your decisions")
-            answer = await reviewer.ask(match_id, seat, room.rules, client_of(request))
-        except RoomError as exc:
-            return refused(exc)
-        except ReviewError as exc:
-            return JSONResponse({"error": str(exc), "code": exc.code}, status_code=exc.status)
-        return answer if answer["state"] == "done" else JSONResponse(answer, status_code=202)
+
+        async def ask(room: Room, seat: int, match_id: int) -> dict[str, Any]:
+            return await reviewer.ask(match_id, seat, room.rules, client_of(request))
+
+        answer = await reviewing(code, request, token, ask)
+        running = isinstance(answer, dict) and answer["state"] == "running"
+        return JSONResponse(answer, status_code=202) if running else answer
 
     @app.get("/api/rooms/{code}/review", response_model=None)
     async def look_review(
         code: str, request: Request, token: Annotated[str | None, Header(alias="x-seat-token")] = None
     ) -> dict[str, Any] | JSONResponse:
         """How the asker's review stands: its progress while it runs, then the review."""
-        try:
-            room, seat, match_id = played(code, request, token, "a review", "it goes through your decisions")
+
+        async def look(room: Room, seat: int, match_id: int) -> dict[str, Any]:
             return reviewer.look(match_id, seat, room.rules)
-        except RoomError as exc:
-            return refused(exc)
-        except ReviewError as exc:
-            return JSONResponse({"error": str(exc), "code": exc.code}, status_code=exc.status)
+
+        return await reviewing(code, request, token, look)
+
+    @app.delete("/api/rooms/{code}/review", response_model=None)
+    async def stop_review(
+        code: str, request: Request, token: Annotated[str | None, Header(alias="x-seat-token")] = None
+    ) -> dict[str, Any] | JSONResponse:
+        """Stop the asker's review under way: nothing of it is kept."""
+
+        async def stop(room: Room, seat: int, match_id: int) -> dict[str, Any]:
+            return reviewer.stop(match_id, seat)
+
+        return await reviewing(code, request, token, stop)
 
     async def socket(websocket: WebSocket) -> None:
         """One browser tab's connection: checked at the door (its page's origin, its client's share of

@@ -130,6 +130,19 @@ class Reviewer:
         job.task = asyncio.get_running_loop().create_task(self._run(job, tasks, review))
         return job.progress()
 
+    def stop(self, match_id: int, seat: int) -> dict[str, Any]:
+        """Stop the seat's review under way (nothing of it is kept; a decision in a worker ends on its own).
+
+        :raises ReviewError: when none is under way.
+        """
+        job = self.jobs.get((match_id, seat))
+        if job is None or job.error is not None:
+            raise ReviewError("no_review", "no review of your seat is under way", 404)
+        del self.jobs[(match_id, seat)]
+        if job.task is not None:
+            job.task.cancel()
+        return {"state": "stopped", "done": job.done, "total": job.total}
+
     def _prepare(self, match_id: int, seat: int) -> tuple[list[Task], Review]:
         """In a thread (it reads the store and replays the match): the seat's decisions to review, and the
         review they will make, without them yet.

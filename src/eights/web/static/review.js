@@ -51,34 +51,44 @@ async function ask(code, token, method) {
   return body;
 }
 
-/** Ask for the review, show its progress until it is done, then open it. */
+/** Ask for the review, show its progress until it is done (or stopped), then open it. */
 async function askFor(code, token, room, onClose, node) {
   if (asking === code) return;
   asking = code;
   node.disabled = true;
   const bar = $("review-progress");
   const status = $("review-status");
+  let stopped = false;
+  $("review-stop").onclick = () => {
+    stopped = true;
+    ask(code, token, "DELETE").catch(() => {}); // (a review that ended meanwhile: nothing to stop)
+  };
   status.hidden = false;
   status.textContent = "Asking for the review…";
   try {
     let answer = await ask(code, token, "POST");
-    while (answer.state === "running") {
-      bar.hidden = false;
+    while (answer.state === "running" && !stopped) {
+      $("review-wait").hidden = false;
       bar.max = Math.max(1, answer.total);
       bar.value = answer.done;
       status.textContent = `Reviewing your decisions: ${answer.done} of ${answer.total}`;
       await new Promise((done) => setTimeout(done, POLL));
-      answer = await ask(code, token, "GET");
+      if (!stopped) answer = await ask(code, token, "GET");
     }
-    status.textContent = "";
-    status.hidden = true;
-    open(code, room, answer, onClose);
+    if (stopped) {
+      status.textContent = "Review stopped: nothing was kept. Review starts it again.";
+    } else {
+      status.textContent = "";
+      status.hidden = true;
+      open(code, room, answer, onClose);
+    }
   } catch (problem) {
     status.textContent = `No review: ${problem.message}`;
     flash(problem.message);
   } finally {
-    bar.hidden = true;
+    $("review-wait").hidden = true;
     node.disabled = false;
+    if (!shown) node.focus(); // the Stop button it was on is gone
     asking = null;
   }
 }
