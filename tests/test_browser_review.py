@@ -65,7 +65,11 @@ def a_match_with_a_thrown_win(me: Watched) -> None:
     raise AssertionError("six matches and never one card left to go out with")
 
 
-@pytest.mark.parametrize("device", [NARROW, DESKTOP], ids=["phone-320", "desktop"])
+#: A desktop whose system asks for reduced motion.
+CALM_DESKTOP: dict[str, Any] = {**DESKTOP, "reduced_motion": "reduce"}
+
+
+@pytest.mark.parametrize("device", [NARROW, CALM_DESKTOP], ids=["phone-320", "desktop-reduced-motion"])
 def test_review_steps_through_the_match_with_mistakes_marked(chromium: Any, quick_review: Any, device: Any) -> None:
     context = chromium.new_context(**device)
     try:
@@ -98,6 +102,15 @@ def test_review_steps_through_the_match_with_mistakes_marked(chromium: Any, quic
         page.keyboard.press("ArrowRight")
         assert page.evaluate(SHOWN)["step"] == second["step"]
         assert page.is_disabled("#review-prev") is False
+        # Previous down to the first decision: the focus passes to Next, not to the page
+        page.focus("#review-prev")
+        page.keyboard.press("Enter")
+        assert page.evaluate(SHOWN) == first and page.evaluate("() => document.activeElement.id") == "review-next"
+        page.keyboard.press("ArrowRight")
+        # nothing moves under reduced motion (the hand's cards have no transition)
+        if device is CALM_DESKTOP:
+            moving = "() => getComputedStyle(document.querySelector('.review-hand .card')).transitionDuration"
+            assert page.evaluate(moving) == "0s"
         # the next mistake: marked as one, with its cost; the rounds' table counts them
         tap(me, page.locator("#review-mistake"))
         marked = page.evaluate(SHOWN)

@@ -221,9 +221,13 @@ function drawDecision() {
   }
   $("review-body").replaceChildren(...parts);
   fanOut(hand, cards);
-  $("review-prev").disabled = at === 0;
-  $("review-next").disabled = at === review.decisions.length - 1;
+  const [prev, next] = [$("review-prev"), $("review-next")];
+  prev.disabled = at === 0;
+  next.disabled = at === review.decisions.length - 1;
   $("review-mistake").disabled = !review.mistakes.length;
+  // a button that just went disabled under the focus hands it to the other way (else it falls to the page)
+  if (prev.disabled && document.activeElement === prev) next.focus();
+  if (next.disabled && document.activeElement === next) prev.focus();
 }
 
 /** Keys while reviewing: ← → step, m the next mistake, Escape back to the table. True when taken. */
