@@ -1,10 +1,10 @@
 """Screenshots of the web table for the docs: a table mid-game on a phone and on a desktop, a table of
-eight on a 320 px phone, and a room's lobby with a friend seated.
+eight on a 320 px phone, a room's lobby with a friend seated, and a match's review on a phone.
 
 Starts ``eights serve`` on a temporary database and drives Debian's Chromium with Playwright, as the
 browser tests do (tests/browser.py), and writes docs/web-phone.png, docs/web-desktop.png,
-docs/web-eight.png and docs/web-lobby.png. Run from the repository's root:
-``.venv/bin/python scripts/web_screenshots.py``.
+docs/web-eight.png, docs/web-lobby.png and docs/review.png. Run from the repository's root:
+``.venv/bin/python scripts/web_screenshots.py`` (all of them), or name some: ``... review lobby``.
 """
 
 from __future__ import annotations
@@ -76,33 +76,82 @@ def lobby(browser: Browser, base: str) -> None:
     host.screenshot(path=str(DOCS / "web-lobby.png"))
 
 
-def main() -> None:
+def review(browser: Browser, base: str) -> None:
+    """A match against an easy computer played to its end (a marked card when there is one, else the first
+    move), with a win thrown once (a draw instead of going out with the last card: a mistake to show), then
+    its review on a phone at that mistake. A match the computer wins first is played again (a rematch)."""
+    page = browser.new_page(**PHONE, color_scheme="dark")
+    new_game(page, base, "classic", 2, {})
+    threw = False
+    for _ in range(6):
+        while page.is_hidden("#result") or page.is_visible("#dialog"):
+            page.wait_for_function(
+                f"() => ({MY_TURN[6:]}) || document.querySelector('#dialog').open"
+                " || !document.querySelector('#result').hidden",
+                timeout=PATIENCE * 1000,
+            )
+            if page.is_visible("#dialog"):
+                page.locator("#dialog .suit-choice, #dialog .move-choice, #dialog-close").first.click()
+            elif page.is_hidden("#result"):
+                last = page.locator("#hand .card").count() == 1 and page.locator("#hand .card.marked").count() == 1
+                if last and not threw and page.locator("#move-draw").count():
+                    threw = True
+                    page.click("#move-draw")
+                else:
+                    page.locator("#hand .card.marked, #moves button").first.click()
+            time.sleep(0.2)
+        if threw:
+            break
+        page.click("#rematch")
+        page.wait_for_function("() => document.querySelector('#result').hidden")
+    page.click("#review-button")
+    page.wait_for_function("() => !document.querySelector('#review').hidden", timeout=PATIENCE * 6000)
+    if not page.is_disabled("#review-mistake"):
+        page.click("#review-mistake")
+    time.sleep(0.3)
+    page.screenshot(path=str(DOCS / "review.png"), full_page=True)
+
+
+def main(only: set[str]) -> None:
+    wrote = []
     with tempfile.TemporaryDirectory() as folder:
         server = LiveServer(Path(folder) / "shots.db", pace=0.2)
         base = server.base
         try:
             with sync_playwright() as p:
                 browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-                phone = browser.new_page(**PHONE, color_scheme="dark")  # the desktop in the light theme
-                new_game(phone, base, "action", 4, {"stacking": "true"}, level=None)
-                play(phone, 2)
-                phone.screenshot(path=str(DOCS / "web-phone.png"))
-                desktop = browser.new_page(**DESKTOP, color_scheme="light")
-                new_game(desktop, base, "classic", 4, {"score_keeping": "true", "target": "100"}, level=None)
-                play(desktop, 3)
-                desktop.keyboard.press("h")  # a hint, to show it
-                desktop.wait_for_selector("#hint-line:not([hidden])")
-                desktop.screenshot(path=str(DOCS / "web-desktop.png"))
-                eight = browser.new_page(**{**PHONE, "viewport": {"width": 320, "height": 700}}, color_scheme="dark")
-                new_game(eight, base, "action", 8, {}, level="easy")
-                play(eight, 2)
-                eight.screenshot(path=str(DOCS / "web-eight.png"), full_page=True)
-                lobby(browser, base)
+                if not only or "phone" in only:
+                    phone = browser.new_page(**PHONE, color_scheme="dark")  # the desktop in the light theme
+                    new_game(phone, base, "action", 4, {"stacking": "true"}, level=None)
+                    play(phone, 2)
+                    phone.screenshot(path=str(DOCS / "web-phone.png"))
+                    wrote.append("web-phone")
+                if not only or "desktop" in only:
+                    desktop = browser.new_page(**DESKTOP, color_scheme="light")
+                    new_game(desktop, base, "classic", 4, {"score_keeping": "true", "target": "100"}, level=None)
+                    play(desktop, 3)
+                    desktop.keyboard.press("h")  # a hint, to show it
+                    desktop.wait_for_selector("#hint-line:not([hidden])")
+                    desktop.screenshot(path=str(DOCS / "web-desktop.png"))
+                    wrote.append("web-desktop")
+                if not only or "eight" in only:
+                    narrow = {**PHONE, "viewport": {"width": 320, "height": 700}}
+                    eight = browser.new_page(**narrow, color_scheme="dark")
+                    new_game(eight, base, "action", 8, {}, level="easy")
+                    play(eight, 2)
+                    eight.screenshot(path=str(DOCS / "web-eight.png"), full_page=True)
+                    wrote.append("web-eight")
+                if not only or "lobby" in only:
+                    lobby(browser, base)
+                    wrote.append("web-lobby")
+                if not only or "review" in only:
+                    review(browser, base)
+                    wrote.append("review")
                 browser.close()
         finally:
             server.stop()
-    print(f"wrote {', '.join(f'docs/web-{n}.png' for n in ('phone', 'desktop', 'eight', 'lobby'))}", file=sys.stderr)
+    print(f"wrote {', '.join(f'docs/{name}.png' for name in wrote)}", file=sys.stderr)
 
 
 if __name__ == "__main__":
-    main()
+    main(set(sys.argv[1:]))

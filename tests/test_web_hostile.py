@@ -104,7 +104,8 @@ def test_no_record_of_a_match_in_play_to_anyone(server: LiveServer) -> None:
     status, answer, _ = call(server.base, path, headers={"X-Seat-Token": "not-a-token"})
     assert status == 403
     status, answer, _ = call(server.base, path, headers={"X-Seat-Token": made["token"]})
-    assert status == 409 and answer == {"error": "the record can be had once the match is over: it shows every hand"}
+    words = "the record can be had once the match is over: it shows every hand"
+    assert status == 409 and answer == {"error": words, "code": "not_over"}
 
 
 def test_no_message_or_public_answer_names_the_seed(server: LiveServer) -> None:

@@ -1,6 +1,6 @@
 """Every message the web table sends to a seat or a spectator, over many random matches in every preset,
 holds no card that its recipient may not see (the cards of the recipient's own view and of the events as
-redacted for it)."""
+redacted for it); nor does a match's review, at each of its decisions, or the seed."""
 
 from __future__ import annotations
 
@@ -14,12 +14,14 @@ from typing import Any
 import pytest
 
 from eights.cards import Card
-from eights.engine import Game, redact, view
+from eights.engine import Game, parse_action, redact, view
 from eights.rules import PRESETS
 from eights.store import Store, database_url
 from eights.table.narrate import COMBO_AGAIN, COMBO_WORDS
 from eights.web.protocol import Act, Hello
+from eights.web.reviews import Reviewer
 from eights.web.rooms import Connection, Hub
+from eights.web.settings import Limits
 from eights.web.workers import BotPool
 
 CARD = re.compile(r"(?<![0-9A-Z])(10|[2-9AJQK])([CDHS♣♦♥♠])(?![0-9A-Za-z])|(?<![A-Z])(GJ|JK)(?![A-Z])")
@@ -116,3 +118,47 @@ def test_no_message_shows_a_card_its_recipient_may_not_see(preset: str, tmp_path
     asyncio.run(main())
     assert audit.checked > 200
     assert audit.leaks == []
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_a_review_shows_no_card_the_seat_could_not_see_then(preset: str, tmp_path: Path) -> None:
+    """Each decision of a review (as the page gets it) against the game at that decision: no card but those
+    the seat's view and its redacted history held then (a card the seat drew later, another hand, the stock);
+    and nowhere the match's seed."""
+    store = Store(database_url(str(tmp_path / "review.db")))
+    leaks: list[str] = []
+    decisions = 0
+
+    async def main() -> None:
+        nonlocal decisions
+        hub = Hub(store, BotPool(), pace=0)
+        reviewer = Reviewer(store, Limits(review_deals=4, review_iterations=50), hub.guard)
+        await play_room(hub, Audit(), preset, 3 if preset == "derange" else 2, random.Random(preset))
+        (room,) = hub.rooms.values()
+        assert room.match_id is not None
+        answer = await reviewer.ask(room.match_id, 0, room.rules, "test")
+        while answer["state"] == "running":
+            await asyncio.sleep(0.05)
+            answer = reviewer.look(room.match_id, 0, room.rules)
+        record = store.record(room.match_id)
+        text = json.dumps(answer, ensure_ascii=False)
+        assert str(record.seed) not in text
+        for decision in answer["decisions"]:
+            game = Game(record.rules, record.players, record.seed, deck=record.deck, dealer=record.dealer)
+            for action in record.actions[: decision["number"] - 1]:
+                game.play(parse_action(action))
+            assert game.to_act == 0
+            shown = json.dumps(decision, ensure_ascii=False)
+            for rule in RULE_TEXTS:
+                shown = shown.replace(rule, "")
+            extra = cards_in(shown) - may_see(game, 0)
+            if extra:
+                leaks.append(f"decision {decision['number']}: {sorted(extra)} in {shown[:300]}")
+            decisions += 1
+        await reviewer.close()
+        await hub.close()
+
+    asyncio.run(main())
+    store.close()
+    assert decisions > 3
+    assert leaks == []

@@ -34,7 +34,17 @@ from eights.store.matches import MatchSummary
 from eights.table import HUMAN
 from eights.table.narrate import action_words, duty_lines
 
-__all__ = ["MISTAKE", "Decision", "Review", "ReviewSettings", "decisions_of", "review_match"]
+__all__ = [
+    "MISTAKE",
+    "Decision",
+    "Review",
+    "ReviewSettings",
+    "Task",
+    "decisions_of",
+    "review_decision",
+    "review_match",
+    "tasks_of",
+]
 
 #: A cost above this (in the result's unit), and twice its error, makes a decision a mistake.
 MISTAKE = 0.05
@@ -161,15 +171,21 @@ def play_out(game: Game, seat: int, unit: str, seed: int) -> float:
 
 
 def position(seen: View, names: tuple[str, ...]) -> dict[str, Any]:
-    """What a seat saw, as plain data (nothing it could not see)."""
+    """What a seat saw, as plain data (nothing it could not see): enough to draw the table as it was."""
     return {
         "hand": [str(c) for c in seen.hand],
         "top": str(seen.top),
         "active_suit": seen.active_suit.letter if seen.active_suit is not None else None,
+        "suit_named": seen.suit_named,
         "hand_counts": list(seen.hand_counts),
         "stock": seen.stock_count,
         "direction": seen.direction,
         "pending": duty_lines(seen, names),
+        "rounds": seen.rounds,
+        "dealer": seen.dealer,
+        "hand_size": seen.hand_size,
+        "totals": list(seen.totals),
+        "teams": [list(pair) for pair in seen.teams],
     }
 
 
@@ -284,12 +300,8 @@ def review_match(
     :raises ValueError: when the match is not over or has no seat to review.
     """
     chosen = seats_to_review(summary, seats)
-    match_id, names = summary.id, summary.names
     settings = settings or ReviewSettings()
-    tasks = [
-        replace(task, settings=settings, seed=derive_seed(f"review:{match_id}:{task.number}"))
-        for task in decisions_of(record, chosen, names)
-    ]
+    tasks = tasks_of(summary, record, chosen, settings)
     done: list[Decision] = []
     if jobs <= 1 or len(tasks) <= 1:
         for task in tasks:
@@ -308,4 +320,13 @@ def review_match(
                 for future in futures:
                     future.cancel()
                 raise
-    return Review(match_id, chosen, names, unit_of(record.rules, record.players), settings, tuple(done))
+    return Review(summary.id, chosen, summary.names, unit_of(record.rules, record.players), settings, tuple(done))
+
+
+def tasks_of(summary: MatchSummary, record: GameRecord, seats: tuple[int, ...], settings: ReviewSettings) -> list[Task]:
+    """The decisions of ``seats`` to review, each with ``settings`` and its own seed (from the match's number
+    and the decision's, never from the match's seed)."""
+    return [
+        replace(task, settings=settings, seed=derive_seed(f"review:{summary.id}:{task.number}"))
+        for task in decisions_of(record, seats, summary.names)
+    ]

@@ -46,7 +46,8 @@ from eights.web.protocol import (
     error,
     parse,
 )
-from eights.web.rooms import DEFAULT_AWAY, HERE, Connection, Hub, RoomError, new_token, rules_from
+from eights.web.reviews import Reviewer, ReviewError
+from eights.web.rooms import DEFAULT_AWAY, HERE, Connection, Hub, Room, RoomError, new_token, rules_from
 from eights.web.scorecard import scorecard_routes
 from eights.web.settings import Settings
 from eights.web.workers import Pool
@@ -58,8 +59,9 @@ OUTBOX = 512
 MAX_BODY = 16384
 #: What a foreign page's socket gets (RFC 6455's policy violation).
 CLOSE_POLICY = 1008
-#: Room errors that HTTP answers with 429 (too many) rather than 400.
+#: Room errors that HTTP answers with 429 (too many) rather than 400, and others with their own status.
 TOO_MANY = ("too_many_rooms", "too_fast")
+STATUS = {"no_room": 404, "not_a_player": 403, "not_over": 409, "busy": 503}
 #: Every page's headers: no script but the page's own files, no framing, no sniffing, no referrer.
 SECURITY_HEADERS = [
     (
@@ -318,6 +320,7 @@ def create_app(
     limits = settings.limits
     hub = Hub(store, pool, pace=pace, limits=limits, cluster=cluster)
     labs = LabDesk(limits, hub.guard)
+    reviewer = Reviewer(store, limits, hub.guard)
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
@@ -325,12 +328,14 @@ def create_app(
         hub.start_sweeping()
         hub.start_cluster()
         yield
+        await reviewer.close()
         await hub.close()
         await labs.aclose()
 
     app = App(title="eights", lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=None)
     app.state.hub = hub
     app.state.labs = labs
+    app.state.reviewer = reviewer
     app.state.settings = settings
     app.mount("/static", StaticFiles(directory=str(STATIC), check_dir=False), name="static")
     app.include_router(
@@ -352,7 +357,7 @@ def create_app(
         return settings.client(peer_of(request), request.headers.getlist("x-forwarded-for"))
 
     def refused(exc: RoomError) -> JSONResponse:
-        status = 429 if exc.code in TOO_MANY else 404 if exc.code == "no_room" else 503 if exc.code == "busy" else 400
+        status = 429 if exc.code in TOO_MANY else STATUS.get(exc.code, 400)
         return JSONResponse({"error": str(exc), "code": exc.code}, status_code=status)
 
     def page() -> FileResponse:
@@ -477,32 +482,86 @@ def create_app(
             return refused(exc)
         return Response(qr_svg(link(room.code)), media_type="image/svg+xml")
 
+    async def played(code: str, request: Request, token: str | None, what: str, why: str) -> tuple[Room, int, int]:
+        """The room ``code``, the seat of the person whose token is ``token``, and its finished match.
+
+        :raises RoomError: ``no_room``; ``not_a_player`` (403) for a spectator, a stranger or another room's
+            token; ``not_over`` (409) while the match is not over (``why`` says why it must be).
+        """
+        room = await hub.find(code, client_of(request))
+        seat = None if token is None else hub.seat_of(room, token)
+        if seat is None:
+            raise RoomError("not_a_player", f"{what} is for the players of this room (send your seat token)")
+        if room.match_id is None or room.phase != "over":
+            raise RoomError("not_over", f"{what} can be had once the match is over: {why}")
+        return room, seat, room.match_id
+
     @app.get("/api/rooms/{code}/record", response_model=None)
     async def room_record(
         code: str, request: Request, token: Annotated[str | None, Header(alias="x-seat-token")] = None
     ) -> Response:
         """The room's match, once it is over, for the people who played it (its seed deals every hand)."""
         try:
-            room = await hub.find(code, client_of(request))
-            if token is None or not hub.holds_seat(room, token):
-                return JSONResponse(
-                    {"error": "the record is for the players of this room (send your seat token)"}, status_code=403
-                )
-            if room.match_id is None or room.phase != "over":
-                return JSONResponse(
-                    {"error": "the record can be had once the match is over: it shows every hand"}, status_code=409
-                )
-            record = store.record(room.match_id)
+            room, _, match_id = await played(code, request, token, "the record", "it shows every hand")
+            record = store.record(match_id)
         except RoomError as exc:
             return refused(exc)
         except StoreError as exc:
             return JSONResponse({"error": str(exc)}, status_code=503)
-        name = f"eights-{room.code}-match-{room.match_id}.json"
+        name = f"eights-{room.code}-match-{match_id}.json"
         return Response(
             record.to_json(),
             media_type="application/json",
             headers={"Content-Disposition": f'attachment; filename="{name}"'},
         )
+
+    async def reviewing(
+        code: str, request: Request, token: str | None, do: Callable[[Room, int, int], Awaitable[dict[str, Any]]]
+    ) -> dict[str, Any] | JSONResponse:
+        """``do(room, seat, match_id)`` for the asker's own seat of the room's finished match, its refusals in words."""
+        try:
+            room, seat, match_id = await played(code, request, token, "a review", "it goes through your decisions")
+            return await do(room, seat, match_id)
+        except RoomError as exc:
+            return refused(exc)
+        except ReviewError as exc:
+            return JSONResponse({"error": str(exc), "code": exc.code}, status_code=exc.status)
+
+    @app.post("/api/rooms/{code}/review", response_model=None)
+    async def ask_review(
+        code: str, request: Request, token: Annotated[str | None, Header(alias="x-seat-token")] = None
+    ) -> dict[str, Any] | JSONResponse:
+        """Start the review of the asker's own seat in the finished match (or say how it stands): 202 while
+        it runs, 200 with the review once it is done."""
+
+        async def ask(room: Room, seat: int, match_id: int) -> dict[str, Any]:
+            return await reviewer.ask(match_id, seat, room.rules, client_of(request))
+
+        answer = await reviewing(code, request, token, ask)
+        running = isinstance(answer, dict) and answer["state"] == "running"
+        return JSONResponse(answer, status_code=202) if running else answer
+
+    @app.get("/api/rooms/{code}/review", response_model=None)
+    async def look_review(
+        code: str, request: Request, token: Annotated[str | None, Header(alias="x-seat-token")] = None
+    ) -> dict[str, Any] | JSONResponse:
+        """How the asker's review stands: its progress while it runs, then the review."""
+
+        async def look(room: Room, seat: int, match_id: int) -> dict[str, Any]:
+            return reviewer.look(match_id, seat, room.rules)
+
+        return await reviewing(code, request, token, look)
+
+    @app.delete("/api/rooms/{code}/review", response_model=None)
+    async def stop_review(
+        code: str, request: Request, token: Annotated[str | None, Header(alias="x-seat-token")] = None
+    ) -> dict[str, Any] | JSONResponse:
+        """Stop the asker's review under way: nothing of it is kept."""
+
+        async def stop(room: Room, seat: int, match_id: int) -> dict[str, Any]:
+            return reviewer.stop(match_id, seat)
+
+        return await reviewing(code, request, token, stop)
 
     async def socket(websocket: WebSocket) -> None:
         """One browser tab's connection: checked at the door (its page's origin, its client's share of

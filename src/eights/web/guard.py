@@ -1,5 +1,5 @@
-"""Per-client limits of the web table: rooms made, score sheets started, labs run, room codes guessed, sockets
-held open.
+"""Per-client limits of the web table: rooms made, score sheets started, labs run, reviews asked for, room codes
+guessed, sockets held open.
 
 Rates are ``limits``' moving windows; the count of open sockets is a counter, since a socket is held, not
 spent. One instance keeps both in memory. With ``redis_url`` (``eights serve --redis``, many instances
@@ -97,6 +97,7 @@ class Guard:
         self._sheets = limits.rate("sheets_per_client")
         self._misses = limits.rate("misses_per_client")
         self._labs = limits.rate("labs_per_client")
+        self._reviews = limits.rate("reviews_per_client")
         #: This instance's open sockets, by client.
         self.sockets: Counter[str] = Counter()
         self._lock = threading.Lock()
@@ -118,6 +119,10 @@ class Guard:
     def run_lab(self, client: str) -> bool:
         """Count a lab started by ``client``; False when it has started its share for now."""
         return self._hit(self._labs, "labs", client)
+
+    def make_review(self, client: str) -> bool:
+        """Count a review asked for by ``client``; False when it has asked for its share for now."""
+        return self._hit(self._reviews, "reviews", client)
 
     def may_look_up(self, client: str) -> bool:
         """False while ``client`` has guessed too many codes that led nowhere."""

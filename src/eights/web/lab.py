@@ -37,7 +37,7 @@ from eights.web.guard import Guard
 from eights.web.rooms import rules_from
 from eights.web.settings import Limits
 from eights.web.workers import GRACE as STOP_GRACE
-from eights.web.workers import STARTUP, Worker, stop_workers, watch_parent
+from eights.web.workers import STARTUP, Worker, stop_workers, worker_start
 
 __all__ = ["GRACE", "SEED", "LabDesk", "LabRefused"]
 
@@ -133,7 +133,7 @@ def question(preset: str, options: dict[str, str], players: int, limits: Limits)
 def _serve_labs(conn: Connection) -> None:
     """A lab worker's life: say it is ready, then play each question sent, telling its progress as
     ("played", n), and answer ("ok", figures) or ("error", words), until the server hangs up or dies."""
-    watch_parent()
+    worker_start()
     conn.send("ready")
     while True:
         try:

@@ -898,9 +898,9 @@ class Hub:
         hint = session.hint(seat)
         return {"type": "hint", "text": hint_words(hint, session.view(seat), session.names), "action": str(hint.action)}
 
-    def holds_seat(self, room: Room, token: str) -> bool:
-        """Whether ``token`` is the seat token of a person at ``room``'s table."""
-        return any(s.kind == "person" and same_token(token, s.token) for s in room.seats)
+    def seat_of(self, room: Room, token: str) -> int | None:
+        """The seat of the person at ``room``'s table whose seat token is ``token``, if any."""
+        return next((i for i, s in enumerate(room.seats) if s.kind == "person" and same_token(token, s.token)), None)
 
     async def disconnect(self, connection: Connection) -> None:
         await self._unrelay(connection)

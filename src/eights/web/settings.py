@@ -77,6 +77,16 @@ class Limits:
     lab_processes: int = 1
     #: Finished labs kept to answer the same rules again (the least recently asked forgotten first).
     lab_cache: int = 128
+    #: A match's review (the Review button at its end): deals played out per decision, and the strongest
+    #: level's search iterations per decision (a median of 0.28 s a decision on one core: bench/review.py).
+    review_deals: int = 16
+    review_iterations: int = 400
+    #: Seconds a review may run in all; past it, it stops and nothing is kept.
+    review_seconds: float = 180.0
+    #: Reviews running at once on the server (each in a worker process of its own); past it, a new one is refused.
+    reviews_at_once: int = 2
+    #: Reviews one client may ask for, as a rate (a kept review, looked at again, is not counted).
+    reviews_per_client: str = "10/hour"
 
     def with_changes(self, changes: dict[str, str]) -> Limits:
         """These limits with ``changes`` (names and values as text).

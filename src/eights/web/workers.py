@@ -69,7 +69,7 @@ __all__ = [
     "Worker",
     "fallback_move",
     "stop_workers",
-    "watch_parent",
+    "worker_start",
 ]
 
 #: Seconds a decision may think, once a worker has it (the named levels think 0.2 s and 1 s).
@@ -117,7 +117,7 @@ def _serve(conn: Connection) -> None:
     """A worker's life: say it is ready, then answer (bot, view) with ("ok", action, bot) or
     ("error", words), until the pool hangs up or the parent dies. A Ctrl-C at the server's terminal
     reaches its workers too: they leave it to the server, which stops them."""
-    watch_parent()
+    worker_start()
     conn.send("ready")
     while True:
         try:
@@ -131,8 +131,9 @@ def _serve(conn: Connection) -> None:
         conn.send(reply)
 
 
-def watch_parent() -> None:
-    """In a worker process: ignore Ctrl-C (the server stops its workers), and exit once the parent is gone."""
+def worker_start() -> None:
+    """In a worker process of the server's (a computer player's, a review's), first: Ctrl-C at the server's
+    terminal is left to the server, which stops its workers, and the worker exits once the server is gone."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     parent = multiprocessing.parent_process()
     if parent is not None:

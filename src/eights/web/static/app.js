@@ -7,6 +7,7 @@ import { closeDialog, keysDialog, rulesDialog, setUpDialog } from "./dialogs.js"
 import { drawLobby, redrawLobby } from "./lobby.js";
 import { connect } from "./net.js";
 import { showHome } from "./setup.js";
+import { closeReview, reviewKey, reviewing } from "./review.js";
 import { drawTable, setUpHandKeys } from "./table.js";
 
 const ui = {
@@ -210,6 +211,10 @@ function draw() {
   if (state.table) ui.seat = state.table.seat;
   else if (ui.seat !== null && state.room.seats[ui.seat]?.kind !== "person") ui.seat = null;
   $("room-note").textContent = "";
+  if (reviewing()) {
+    if (phase === "over") return; // the review keeps the screen until it is left, or a rematch starts
+    closeReview();
+  }
   $("lobby").hidden = phase !== "lobby";
   $("table").hidden = phase === "lobby";
   if (phase === "lobby") {
@@ -246,7 +251,7 @@ function act(action) {
 
 function keys(event) {
   if (event.ctrlKey || event.metaKey || event.altKey || $("dialog").open || ui.passing) return;
-  if (event.target.closest("input, select, textarea")) return;
+  if (event.target.closest("input, select, textarea") || reviewKey(event)) return;
   if (event.key === "?") {
     keysDialog();
     return;

@@ -6,6 +6,7 @@ import { $, button, el, flash, keepingFocus, saved } from "./dom.js";
 import { cardBack, cardFace } from "./cards.js";
 import { chainOf, showChanges } from "./motion.js";
 import { setSound, soundOn } from "./sound.js";
+import { reviewButton } from "./review.js";
 import {
   anotherDeviceDialog,
   closeDialog,
@@ -80,7 +81,7 @@ export function drawTable(ui, act, send) {
     autoOpened = version;
     openMoves(askNow[0].kind, t, act, moveKey);
   }
-  drawResult(ui, room, t, send);
+  drawResult(ui, room, t, act, send);
   const told = ui.log.from + ui.log.lines.length;
   const fresh = shownLog && shownLog.code === room.code && shownLog.seat === t.seat ? ui.log.lines.slice(shownLog.length - ui.log.from) : [];
   shownLog = { code: room.code, seat: t.seat, length: told };
@@ -103,7 +104,7 @@ function place(k, seats) {
 }
 
 /** The seats around the oval: name, level, cards as a small fan of backs, score, turn, away ring. */
-function drawSeats(room, t) {
+export function drawSeats(room, t) {
   const partner = new Map();
   for (const [a, b] of t.teams) {
     partner.set(a, b);
@@ -177,7 +178,7 @@ function awayRings() {
 }
 setInterval(awayRings, 1000);
 
-function drawCentre(t) {
+export function drawCentre(t) {
   $("top-card").hidden = !t.top;
   $("stock-count").textContent = `${t.stock} in stock`;
   if (t.top) {
@@ -259,7 +260,7 @@ function drawHand(t, hint, act, moveKey) {
 }
 
 /** Fan the hand: the cards overlap so a row fits the width (each still shows its index), tilted a little. */
-function fanOut(hand, cards) {
+export function fanOut(hand, cards) {
   const room = hand.clientWidth - 12; // a little to spare: rounding must not push the last card to a new row
   const width = cards[0]?.offsetWidth || 50;
   const least = Math.max(30, width * 0.55); // how much of each card shows, at the least
@@ -367,8 +368,7 @@ function drawTools(ui, send) {
   }));
   tools.push(toggle("tool-sound", "Sound", soundOn, setSound));
   if (t.seat !== null) {
-    // the seat on screen: with people here (pass and play), the token of the one whose turn it is
-    const token = saved.here(room.code).find((s) => s.seat === t.seat)?.token || saved.token(room.code);
+    const token = seatToken(room, t);
     const device = button("Open my seat on another device", () => anotherDeviceDialog(room.code, token));
     device.id = "tool-device";
     tools.push(device);
@@ -381,6 +381,11 @@ function drawTools(ui, send) {
     tools.push(record);
   }
   $("tools").replaceChildren(...tools);
+}
+
+/** The token of the seat on screen: with people here (pass and play), of the one whose turn it is. */
+function seatToken(room, t) {
+  return saved.here(room.code).find((s) => s.seat === t.seat)?.token || saved.token(room.code);
 }
 
 /** A switch kept on this device: a button pressed or not (`aria-pressed`). */
@@ -414,14 +419,15 @@ async function downloadRecord(code, token) {
   setTimeout(() => URL.revokeObjectURL(link.href), 10000);
 }
 
-/** The match's end: the server's lines, the rematch (the host), a new game. */
-function drawResult(ui, room, t, send) {
+/** The match's end: the server's lines, the review of your decisions, the rematch (the host), a new game. */
+function drawResult(ui, room, t, act, send) {
   const box = $("result");
   box.hidden = !t.result;
   const host = t.seat !== null && t.seat === room.host_seat;
-  if (!t.result || !changed("result", [t.result, host])) return;
+  if (!t.result || !changed("result", [t.result, host, t.seat])) return;
   const parts = [el("h2", t.result.lines[0]), ...t.result.lines.slice(1).map((line) => el("p", line.trim()))];
   const buttons = el("div", null, "buttons");
+  if (t.seat !== null) buttons.append(reviewButton(room.code, seatToken(room, t), room, () => drawTable(ui, act, send)));
   if (host) {
     const again = button("Rematch", () => send({ type: "rematch" }), "primary");
     again.id = "rematch";

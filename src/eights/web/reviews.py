@@ -1,0 +1,281 @@
+"""A finished match's review at the web table (the Review button at its end), for each person who played it.
+
+A person asks for the review of their own seat only, with its seat token (the app checks it): the seat's
+decisions, each judged from what that seat saw then (``eights.review``, the same review as ``eights review``).
+The server's budget for it is fixed by its limits (``review_deals``, ``review_iterations``; a stranger
+chooses nothing), and it runs off the event loop in worker processes (``reviews_at_once`` of them, one
+review each, one decision at a time), within ``review_seconds`` in all; stopping the server stops them.
+A client asks for ``reviews_per_client`` at most; a review kept in the store (under the same key as
+``eights review --seat N`` with those settings) is given again at once, uncounted.
+
+The page follows a review by asking for it again (``look``): how many decisions are done, then the
+review, each decision with the table as its seat saw it, drawn as the table is (``review_json``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import multiprocessing
+import multiprocessing.pool
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from eights.cards import Card
+from eights.engine import Play, parse_action
+from eights.engine.actions import Bury
+from eights.review import Decision, Review, ReviewSettings, Task, review_decision, tasks_of, unit_of
+from eights.rules import RuleSet
+from eights.store import Store, StoreError
+from eights.store.matches import Reviews
+from eights.table.narrate import sorted_hand
+from eights.web.guard import Guard
+from eights.web.settings import Limits
+from eights.web.tableview import card_json
+from eights.web.workers import worker_start
+
+__all__ = ["ReviewError", "Reviewer", "review_json"]
+
+log = logging.getLogger("eights.web")
+
+
+class ReviewError(RuntimeError):
+    """A review that cannot be had now: a ``code``, a sentence for the player and the HTTP status."""
+
+    def __init__(self, code: str, message: str, status: int) -> None:
+        super().__init__(message)
+        self.code = code
+        self.status = status
+
+
+@dataclass(eq=False)
+class Job:
+    """A review under way: how far it is, or why it stopped."""
+
+    match_id: int
+    seat: int
+    total: int
+    done: int = 0
+    error: str | None = None
+    task: asyncio.Task[None] | None = field(default=None, repr=False)
+
+    def progress(self) -> dict[str, Any]:
+        return {"state": "running", "done": self.done, "total": self.total}
+
+
+class Reviewer:
+    """The web table's reviews: those under way, by match and seat, and the worker processes they run in."""
+
+    def __init__(self, store: Store, limits: Limits, guard: Guard) -> None:
+        self.store = store
+        self.kept = Reviews(store)
+        self.limits = limits
+        self.guard = guard
+        self.settings = ReviewSettings(deals=limits.review_deals, iterations=limits.review_iterations)
+        self.jobs: dict[tuple[int, int], Job] = {}
+        self._pool: multiprocessing.pool.Pool | None = None
+
+    def key(self, seat: int) -> str:
+        """What a kept review is found by (as ``eights review`` keeps it): the seat, the deals, the iterations."""
+        return f"{seat}|{self.settings.deals}|{self.settings.iterations}"
+
+    def running(self) -> int:
+        return sum(job.error is None for job in self.jobs.values())
+
+    def look(self, match_id: int, seat: int, rules: RuleSet) -> dict[str, Any]:
+        """The seat's review of the match: done (with the review), under way (with its progress).
+
+        :raises ReviewError: when none was asked for, or the one asked for stopped (said once: it may be
+            asked for again), or the store cannot be read.
+        """
+        job = self.jobs.get((match_id, seat))
+        if job is not None and job.error is not None:
+            del self.jobs[(match_id, seat)]
+            raise ReviewError("review_failed", job.error, 503)
+        if job is not None:
+            return job.progress()
+        kept = self._kept(match_id, seat)
+        if kept is None:
+            raise ReviewError("no_review", "no review of your seat was asked for yet: press Review", 404)
+        return review_json(kept, rules, seat)
+
+    async def ask(self, match_id: int, seat: int, rules: RuleSet, client: str) -> dict[str, Any]:
+        """Start the seat's review of the (finished) match, or say how the one asked for stands.
+
+        :raises ReviewError: when the server reviews as many matches as it may, the client asked for its
+            share, or the store fails.
+        """
+        job = self.jobs.get((match_id, seat))
+        if job is not None and job.error is None:
+            return job.progress()
+        kept = self._kept(match_id, seat)
+        if kept is not None:
+            return review_json(kept, rules, seat)
+        self.jobs.pop((match_id, seat), None)
+        if self.running() >= self.limits.reviews_at_once:
+            raise ReviewError("busy", "the server is reviewing as many matches as it can: try again in a minute", 429)
+        if not self.guard.make_review(client):
+            raise ReviewError(
+                "too_fast",
+                f"too many reviews asked for from your address (at most {self.limits.reviews_per_client})",
+                429,
+            )
+        job = self.jobs[(match_id, seat)] = Job(match_id, seat, 0)  # (taken now: the next ask waits for it)
+        try:
+            tasks, review = await asyncio.to_thread(self._prepare, match_id, seat)
+        except StoreError as exc:
+            del self.jobs[(match_id, seat)]
+            raise ReviewError("store", str(exc), 503) from None
+        job.total = len(tasks)
+        job.task = asyncio.get_running_loop().create_task(self._run(job, tasks, review))
+        return job.progress()
+
+    def stop(self, match_id: int, seat: int) -> dict[str, Any]:
+        """Stop the seat's review under way (nothing of it is kept; a decision in a worker ends on its own).
+
+        :raises ReviewError: when none is under way.
+        """
+        job = self.jobs.get((match_id, seat))
+        if job is None or job.error is not None:
+            raise ReviewError("no_review", "no review of your seat is under way", 404)
+        del self.jobs[(match_id, seat)]
+        if job.task is not None:
+            job.task.cancel()
+        return {"state": "stopped", "done": job.done, "total": job.total}
+
+    def _prepare(self, match_id: int, seat: int) -> tuple[list[Task], Review]:
+        """In a thread (it reads the store and replays the match): the seat's decisions to review, and the
+        review they will make, without them yet.
+
+        :raises StoreError: when the store cannot be read.
+        """
+        summary = self.store.summary(match_id)
+        record = self.store.record(match_id)
+        tasks = tasks_of(summary, record, (seat,), self.settings)
+        unit = unit_of(record.rules, record.players)
+        return tasks, Review(summary.id, (seat,), summary.names, unit, self.settings, ())
+
+    def _kept(self, match_id: int, seat: int) -> dict[str, Any] | None:
+        try:
+            return self.kept.get(match_id, self.key(seat))
+        except StoreError as exc:
+            raise ReviewError("store", str(exc), 503) from None
+
+    async def _run(self, job: Job, tasks: list[Task], review: Review) -> None:
+        """Review the decisions one after another in a worker, within ``review_seconds``; keep the review. (A
+        worker that died loses its decision: the review then stops at ``review_seconds``.)"""
+        loop = asyncio.get_running_loop()
+        until = loop.time() + self.limits.review_seconds
+        done: list[Decision] = []
+        try:
+            for task in tasks:
+                left = until - loop.time()
+                if left <= 0:
+                    raise TimeoutError
+                done.append(await asyncio.wait_for(self._decide(task), left))
+                job.done = len(done)
+            data = replace(review, decisions=tuple(done)).to_dict()
+            await asyncio.to_thread(self.kept.keep, job.match_id, self.key(job.seat), data)
+        except TimeoutError:
+            job.error = (
+                f"the review did not finish in the time this server allows ({self.limits.review_seconds:g} s): "
+                "nothing was kept; a shorter match reviews in time"
+            )
+        except StoreError as exc:
+            job.error = f"the review could not be kept: {exc}"
+        except Exception as exc:  # logged without the exception's words, which may name cards
+            log.error("eights: the review of match %s failed (%s)", job.match_id, type(exc).__name__)
+            job.error = "the review failed on the server: nothing was kept"
+        else:
+            del self.jobs[(job.match_id, job.seat)]
+
+    async def _decide(self, task: Task) -> Decision:
+        """One decision reviewed in a worker process (started with the first review)."""
+        loop = asyncio.get_running_loop()
+        answer: asyncio.Future[Decision] = loop.create_future()
+
+        def settle(result: Decision | None, problem: BaseException | None) -> None:
+            if answer.done():  # given up on meanwhile (past review_seconds)
+                return
+            if problem is not None:
+                answer.set_exception(problem)
+            else:
+                assert result is not None
+                answer.set_result(result)
+
+        if self._pool is None:
+            self._pool = multiprocessing.get_context("spawn").Pool(self.limits.reviews_at_once, worker_start)
+        self._pool.apply_async(
+            review_decision,
+            (task,),
+            callback=lambda result: loop.call_soon_threadsafe(settle, result, None),
+            error_callback=lambda problem: loop.call_soon_threadsafe(settle, None, problem),
+        )
+        return await answer
+
+    async def close(self) -> None:
+        """Stop every review under way (nothing of them is kept) and the workers."""
+        for job in self.jobs.values():
+            if job.task is not None:
+                job.task.cancel()
+        self.jobs.clear()
+        if self._pool is not None:
+            pool, self._pool = self._pool, None
+            await asyncio.to_thread(pool.terminate)  # its workers stopped at once, busy or not
+
+
+def review_json(data: dict[str, Any], rules: RuleSet, seat: int) -> dict[str, Any]:
+    """A kept review of ``seat``'s, for the page: each decision with the table as the seat saw it (the fields
+    the table's drawing reads: ``tableview.table_json``'s), and the cards of the move played and of the best."""
+    names = list(data["names"])
+    decisions = []
+    for decision in data["decisions"]:
+        where = decision["position"]
+        table = {
+            "seat": seat,
+            "names": names,
+            "round": decision["round"],
+            "rounds": where.get("rounds"),
+            "dealer": where.get("dealer", 0),
+            "hand_size": where.get("hand_size", len(where["hand"])),
+            "hand": [card_json(card) for card in sorted_hand(Card.parse(code) for code in where["hand"])],
+            "counts": where["hand_counts"],
+            "top": card_json(Card.parse(where["top"])),
+            "active_suit": where["active_suit"],
+            "suit_named": where.get("suit_named", False),
+            "direction": where["direction"],
+            "to_act": seat,
+            "stock": where["stock"],
+            "totals": where.get("totals", [0] * len(names)),
+            "score_keeping": rules.score_keeping,
+            "lowest_wins": rules.lowest_wins,
+            "pending": where["pending"],
+            "teams": where.get("teams", []),
+            "result": None,
+        }
+        decisions.append(
+            {
+                **{key: decision[key] for key in ("number", "round", "turn", "played", "best", "cost", "spread")},
+                **{key: decision[key] for key in ("choices", "played_words", "best_words", "mistake")},
+                "played_cards": cards_of(decision["played"]),
+                "best_cards": cards_of(decision["best"]),
+                "table": table,
+            }
+        )
+    return {
+        "state": "done",
+        "seat": seat,
+        "unit": data["unit"],
+        "settings": data["settings"],
+        "decisions": decisions,
+        "mistakes": data["mistakes"],
+        "rounds": data["rounds"],
+    }
+
+
+def cards_of(action: str) -> list[str]:
+    """The cards of the hand a move (as text) plays or buries: none for a draw, a pass, a suit named."""
+    move = parse_action(action)
+    if isinstance(move, Play):
+        return [str(move.card), *(str(c) for c in move.stack)]
+    return [str(move.card)] if isinstance(move, Bury) else []
