@@ -343,3 +343,35 @@ def test_an_owner_paused_past_its_lease_wakes_up_fenced(instances: list[LiveServ
         watcher.close()
     finally:
         host.close()
+
+
+def test_hellos_that_come_together_take_a_room_up_once(redis_server: RedisServer, tmp_path: Path) -> None:
+    """Three hellos for a room nobody owns (its owner died) arrive at one instance at once: the room is taken up
+    once, with one fence, and all three browsers are in that one room (none stuck in a copy of it)."""
+
+    async def scenario() -> None:
+        store = Store(database_url(str(tmp_path / "shared.db")))
+        first = Hub(store, pace=0, cluster=Cluster(redis_server.url, instance="first"))
+        second = Hub(store, pace=0, cluster=Cluster(redis_server.url, instance="second"))
+
+        async def keep(message: dict[str, Any]) -> None:
+            pass
+
+        try:
+            room, token, _ = await first.create("Ann", "race", seats=["me", "normal"], start=True)
+            assert first.cluster is not None
+            await first.cluster.redis.delete(first.cluster.lease_key(room.code))  # its owner died: lease lapsed
+            people = [Connection(keep) for _ in range(3)]
+            hellos = [{"type": "hello", "room": room.code, "token": t} for t in (token, None, None)]
+            await asyncio.gather(
+                *(second.receive(p, parse(json.dumps(h))) for p, h in zip(people, hellos, strict=True))
+            )
+            kept = second.rooms[room.code]
+            assert [person.room for person in people] == [kept, kept, kept]
+            assert [person.seat for person in people] == [0, None, None]
+        finally:
+            await first.close()
+            await second.close()
+            store.close()
+
+    asyncio.run(scenario())

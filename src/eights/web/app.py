@@ -587,7 +587,7 @@ def create_app(
             closing.append(code)
             connection.closed = True
             sender.cancel()
-            with contextlib.suppress(RuntimeError, OSError):  # closed already, from the other side
+            with contextlib.suppress(RuntimeError, OSError, WebSocketDisconnect):  # closed already, by the other side
                 await websocket.close(code)
 
         async def send(message: dict[str, Any]) -> None:
@@ -606,7 +606,7 @@ def create_app(
                 await websocket.send_text(json.dumps(message, ensure_ascii=False))
                 if message.get("type") == "replaced":
                     closing.append(CLOSE_REPLACED)  # (not through ``close``: the task would hold itself)
-                    with contextlib.suppress(RuntimeError, OSError):
+                    with contextlib.suppress(RuntimeError, OSError, WebSocketDisconnect):
                         await websocket.close(CLOSE_REPLACED)
                     return
 

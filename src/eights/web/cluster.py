@@ -44,6 +44,8 @@ __all__ = ["BEAT", "LEASE", "Cluster", "ClusterError"]
 BEAT = 1.0
 LEASE = 5.0
 PREFIX = "eights:"
+#: Connections to Redis at once; more callers wait for one (at most a lease's time).
+CONNECTIONS = 64
 
 #: Renew this instance's leases (KEYS) to ARGV[1] for ARGV[2] ms; one Redis lost (restarted) is set again
 #: (the store's fence tells whether the room is still ours). The places (1-based) of those held by another.
@@ -106,7 +108,11 @@ class Cluster:
 
     def __init__(self, url: str, *, beat: float = BEAT, lease: float = LEASE, instance: str | None = None) -> None:
         self.url = check_url(url)
-        self.redis: aioredis.Redis = aioredis.Redis.from_url(url, socket_timeout=lease, socket_connect_timeout=lease)
+        # A bounded pool whose callers wait for a connection (the default one refuses the 101st at once).
+        connections = aioredis.BlockingConnectionPool.from_url(
+            url, max_connections=CONNECTIONS, timeout=lease, socket_timeout=lease, socket_connect_timeout=lease
+        )
+        self.redis: aioredis.Redis = aioredis.Redis(connection_pool=connections)
         self.id = instance or secrets.token_hex(6)
         self.beat = beat
         self.lease = lease

@@ -329,6 +329,8 @@ class Hub:
         #: Connections other instances hold to rooms owned here, by (instance, name).
         self.remote: dict[tuple[str, str], Connection] = {}
         self._tasks: set[asyncio.Task[None]] = set()
+        #: Rooms being taken up here now, each by one task that the hellos asking for it wait for.
+        self._claiming: dict[str, asyncio.Task[Room | None]] = {}
 
     # ----- rooms -------------------------------------------------------------------------------------------
 
@@ -493,7 +495,7 @@ class Hub:
             raise self._missing(code, client)
         try:
             owner = await self.cluster.owner(key)
-            if owner is None and claim:
+            if claim and (owner is None or owner == self.cluster.id):  # (ours: being taken up, or let go just now)
                 room = await self._claim(key)
                 if room is not None:
                     return room
@@ -508,7 +510,18 @@ class Hub:
 
     async def _claim(self, code: str) -> Room | None:
         """Take the saved room ``code`` up here, with a lease and a new fence, if nobody owns it; None when it
-        cannot be had (another instance was quicker, or there is no such room, or it expired)."""
+        cannot be had (another instance was quicker, or there is no such room, or it expired). Hellos that come
+        together for one room share one taking up: a room is never taken up twice at once here."""
+        if code in self.rooms:
+            return self.rooms[code]
+        claiming = self._claiming.get(code)
+        if claiming is None:
+            claiming = asyncio.get_running_loop().create_task(self._take_over(code))
+            self._claiming[code] = claiming
+            claiming.add_done_callback(lambda _: self._claiming.pop(code, None))
+        return await asyncio.shield(claiming)
+
+    async def _take_over(self, code: str) -> Room | None:
         assert self.cluster is not None
         if not await self.cluster.acquire(code):
             return None
@@ -1228,10 +1241,10 @@ class Hub:
 
     async def _let_go(self, room: Room) -> None:
         """Another instance owns ``room`` now: forget it here; its browsers reconnect and find it there."""
-        if self.rooms.get(room.code) is not room:
-            return
-        del self.rooms[room.code]
-        log.warning("eights: room %s is played by another instance now", room.code)
+        registered = self.rooms.get(room.code) is room
+        if registered:
+            del self.rooms[room.code]
+            log.warning("eights: room %s is played by another instance now", room.code)
         if room.runner is not None and room.runner is not asyncio.current_task():
             room.runner.cancel()
         for connection in list(room.connections):
@@ -1242,7 +1255,7 @@ class Hub:
                 connection.closed = True
                 connection.close(CLOSE_MOVED)
         room.connections.clear()
-        if self.cluster is not None:
+        if self.cluster is not None and registered:
             with contextlib.suppress(RedisError, OSError):
                 await self.cluster.release(room.code)
 
