@@ -66,9 +66,10 @@ What is measured, over the window of ``--seconds`` (default 60) after the ramp-u
 - ``reconnects`` (not errors): sockets opened again after a close; ``failed_connects``: tries refused
   meanwhile (the instance killed); ``closes``: the sockets closed under the clients, by code (1006: no
   closing handshake, the instance killed; 4012: the room moved, the page reconnects).
-- ``recovery_seconds``: per room started before the kill, the time from the kill to the moment every
-  seat saw the state made by its first action sent after the kill; ``median``, ``max`` and ``rooms`` over
-  the rooms that played again (``moved``: the same over those with a seat that reconnected), and
+- ``recovery_seconds``: per room started before the kill (even if not before the window), the time from
+  the kill to the moment every seat saw the state made by its first action sent after the kill; ``median``,
+  ``max`` and ``rooms`` over the rooms that played again (``moved``: the same over those with a seat that
+  reconnected), and
   ``not_recovered`` (also an error): rooms that never did within the window; for each, stderr shows
   the room's code and what each seat saw last (``state EPOCH:N``, its phase and who is to act, closes and
   errors) and which instance its socket is to.
@@ -529,7 +530,7 @@ async def one_room(plan: Plan, index: int, tally: Tally) -> None:
         play.expire(float("inf"))
         if play.started_at is None or play.started_at > plan.window[0]:
             tally.error("not_started")
-        elif plan.kill is not None:
+        if plan.kill is not None and play.started_at is not None and play.started_at < plan.kill:
             tally.recovery.append((play.recovered, play.moved))
             if play.recovered is None:
                 tally.error("not_recovered")
