@@ -157,25 +157,53 @@ sqlite  20    49.9       4.7     232     514     none                 0         
                                                  18 timeouts, 6 more                        0.08 (k)
 ======  ====  =========  ======  ======  ======  ===================  ==========  ========  ==============  ========
 
-(k): the instance killed, its CPU over its life in the window. Redis used 0.01 of a core, PostgreSQL
-0.03. "More": ``error:no_room`` and ``error:stale`` (a socket whose hello was answered ``no_room`` stays
-silent until the server closes it, 4010, and reconnects). These runs show that it works and where it does
-not yet, not how fast it is: on this loaded machine a room on PostgreSQL and Redis is much slower to make
-and to play than on SQLite (one instance: p50 78 ms against 4.7 ms, and 30 of 100 rooms not started after
-a 20 s ramp-up against none), while the servers' own CPU stays near 0.1: they wait, not work; more
-instances wait side by side (p50 78, 48, 16 ms with 1, 2, 3). After the kill the rooms played again a
-median 3.3 to 5.8 s later (a lease lapses after 5 s; with the seats spread round-robin, every room has
-one on the instance killed), but not all: 6 and 18 of 100 never did with K = 2, 2 and 1 with K = 3. In 18
-of these 27 rooms the seats show why: two hellos for one room with no owner, arriving together at one
-instance, each take the room up (``Hub._claim``: ``Cluster.acquire`` also answers True when the lease is
-its own instance's already), so two Room objects exist with different fences; the browsers in the one not
-kept stay there (``state EPOCH:N`` of an older epoch than their table-mates'), their moves refused by the
-fence with no word and no close (``_let_go`` returns at once for a room no longer in ``Hub.rooms``). In
-the other 9, all four seats had one state, someone to act, and nothing came (cause not established; an
-orphan Room holding all four would look so). In the K = 2 run with the default ramp-up, the instance
-later killed let 13 of its rooms go before the kill ("room ... is played by another instance now": the
-other instance took them up while their owner lived; a lease lapses only when unrenewed for 5 s, why it
-was here is not known). 200 rooms were not run: on this machine 100 already did not all start.
+Then 200 rooms, ``--ramp 40``, the same way (load average 6 to 10):
+
+======  ====  =========  ======  ======  ======  ===================  ==========  =========  ==============  =======
+K       ramp  actions/s  p50 ms  p99 ms  max ms  errors               reconnects  recovery   CPU per         load
+                                                                                  med/max    instance        average
+======  ====  =========  ======  ======  ======  ===================  ==========  =========  ==============  =======
+1       40    54.0       601     2251    2416    41 not started,      0           -          0.13            7.5-9.6
+                                                 36 failed (timed
+                                                 out making them)
+2       40    31.8       220     7411    11587   86 not recovered,    1094        17.4/25.0  0.11, 0.12 (k)  9.7-8.5
+                                                 16 not started,
+                                                 341 timeouts (177
+                                                 before the kill),
+                                                 282 busy, 16 more
+3       40    78.1       28.8    1490    10042   14 not recovered,    565         4.4/17.8   0.16, 0.16,     8.3-6.4
+                                                 93 timeouts, 52                             0.14 (k)
+                                                 busy, 1872 server
+                                                 lines, 8 more
+======  ====  =========  ======  ======  ======  ===================  ==========  =========  ==============  =======
+
+(k): the instance killed, its CPU over its life in the window. Redis used at most 0.02 of a core,
+PostgreSQL 0.06 (its processes together). "More": ``error:no_room`` and ``error:stale`` (a socket whose
+hello was answered ``no_room`` stays silent until the server closes it, 4010, and reconnects). These runs
+show that it works and where it does not yet, not how fast it is: on this loaded machine a room on
+PostgreSQL and Redis is much slower to make and to play than on SQLite (one instance: p50 78 ms against
+4.7 ms, and 30 of 100 rooms not started after a 20 s ramp-up against none), while the servers' own CPU
+stays near 0.1: they wait, not work; more instances wait side by side (p50 78, 48, 16 ms with 1, 2, 3).
+After the kill the rooms played again a median 3.3 to 5.8 s later (a lease lapses after 5 s; with the
+seats spread round-robin, every room has one on the instance killed), but not all: 6 and 18 of 100 never
+did with K = 2, 2 and 1 with K = 3. In 18 of these 27 rooms the seats show why: two hellos for one room
+with no owner, arriving together at one instance, each take the room up (``Hub._claim``:
+``Cluster.acquire`` also answers True when the lease is its own instance's already), so two Room objects
+exist with different fences; the browsers in the one not kept stay there (``state EPOCH:N`` of an older
+epoch than their table-mates'), their moves refused by the fence with no word and no close (``_let_go``
+returns at once for a room no longer in ``Hub.rooms``). In the other 9, all four seats had one state,
+someone to act, and nothing came (cause not established; an orphan Room holding all four would look so).
+In the K = 2 run with the default ramp-up, the instance later killed let 13 of its rooms go before the
+kill ("room ... is played by another instance now": the other instance took them up while their owner
+lived; a lease lapses only when unrenewed for 5 s, why it was here is not known). At 200 rooms two more
+things show. ``busy`` ("the server cannot reach its other half just now"): Redis is fine, but an
+instance's client has a pool of at most 100 connections (redis-py 8.1's default), and past 100 calls at
+once (the hellos of the seats that reconnect after a kill) the others fail at once with
+``MaxConnectionsError``; a seat answered ``busy`` waits for the 4010 close to reconnect, and its room
+waits for it (the server logs "Redis ... cannot be reached (Too many connections)"). And an instance's
+stderr filled with "Task exception was never retrieved": ``close()`` in the socket handler of
+``create_app`` (app.py) closes a socket whose browser is gone, and starlette's ``WebSocketDisconnect`` is
+not among the exceptions it suppresses.
 """
 
 from __future__ import annotations
