@@ -603,7 +603,7 @@ async def one_room(plan: Plan, index: int, tally: Tally) -> None:
                 await socket.send(json.dumps({"type": "sit", "seat": seat, "name": f"Friend {seat}"}))
             tasks.append(asyncio.create_task(play.seat(seat, socket)))
         while time.monotonic() < plan.window[1]:
-            await asyncio.wait(tasks, timeout=1.0)
+            await asyncio.sleep(1.0)
             play.expire(time.monotonic())
         while play.sent and time.monotonic() < plan.window[1] + TIMEOUT:
             await asyncio.sleep(0.1)
