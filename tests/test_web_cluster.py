@@ -375,3 +375,32 @@ def test_hellos_that_come_together_take_a_room_up_once(redis_server: RedisServer
             store.close()
 
     asyncio.run(scenario())
+
+
+def test_a_hello_while_redis_is_away_is_told_busy_and_sent_to_try_again(
+    redis_server: RedisServer, tmp_path: Path
+) -> None:
+    async def scenario() -> None:
+        store = Store(database_url(str(tmp_path / "shared.db")))
+        hub = Hub(store, pace=0, cluster=Cluster(redis_server.url, instance="only"))
+        sent: list[dict[str, Any]] = []
+        closed: list[int] = []
+
+        async def keep(message: dict[str, Any]) -> None:
+            sent.append(message)
+
+        try:
+            room, _, _ = await hub.create("Ann", "classic", seats=["me", "open"])
+            del hub.rooms[room.code]  # (as if another instance had it, and went away)
+            redis_server.stop()
+            browser = Connection(keep, close=closed.append)
+            taken = await hub.receive(browser, parse(json.dumps({"type": "hello", "room": room.code})))
+            assert not taken
+            assert [m.get("code") for m in sent] == ["busy"]
+            assert closed == [CLOSE_MOVED], "the page reconnects (with its backoff) rather than wait in silence"
+        finally:
+            redis_server.start()
+            await hub.close()
+            store.close()
+
+    asyncio.run(scenario())

@@ -729,6 +729,8 @@ class Hub:
             await self._send(connection, error(exc.code, str(exc)))
             if exc.code == "stale" and connection.room is not None:
                 await self._send_state(connection.room, connection)
+            if exc.code == "busy" and connection.close is not None:  # Redis is away: the page tries again soon
+                connection.close(CLOSE_MOVED)
             return False
         return True
 
