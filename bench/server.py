@@ -146,9 +146,9 @@ K  actions/s  p50 ms  p99 ms  max ms  errors                 reconnects  recover
 instance killed reconnected to the others, and the rooms it owned were taken up from the store by the
 first instance asked, once their leases lapsed (5 s). The timeouts are all after the kill and all
 "superseded": moves sent to the instance as it died, never accepted, whose seats then saw the room move
-on from the state the store had; no accepted move was lost. Before the fixes these runs led to
-(``git log bench/server.py``: hellos that came together taking a room up twice, a Redis connection pool
-that refused its 101st call), up to 18 of 100 rooms never played again.
+on from the state the store had; no accepted move was lost. Before two fixes these runs led to (hellos
+that came together took a room up twice on one instance; the Redis client's pool refused its 101st call at
+once), up to 18 of 100 rooms never played again.
 """
 
 from __future__ import annotations
