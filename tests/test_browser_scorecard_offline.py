@@ -1,0 +1,181 @@
+"""The score sheet offline, in a real browser (issue 30): installable (manifest, icons, service worker); a phone
+that opened /scorecard once opens it again with no server, keeps a whole derange match there (rounds entered,
+one edited, one undone) with the totals computed on the phone, and sends it when the server is back, where
+the server's totals equal the phone's; and a sheet changed on another device while the phone was offline
+is not overwritten: the phone says so and shows the server's sheet.
+
+"No server" here is the server process stopped (its port refuses), which a phone meets as a network down.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import urllib.request
+from typing import Any
+
+from tests.browser import PHONE
+from tests.test_browser_scorecard import (
+    PLAYERS,
+    ROUNDS,
+    TOTALS,
+    WAIT,
+    fill_round,
+    pick,
+    save,
+    shown_totals,
+    start_sheet,
+)
+
+#: Every file the page needs, kept by the service worker after the first visit.
+KEPT = "() => caches.keys().then((names) => names.length === 2)"
+
+
+def get(url: str) -> tuple[str, Any]:
+    with urllib.request.urlopen(url) as answer:
+        return answer.headers["Content-Type"], answer.read()
+
+
+def open_once(page: Any, base: str) -> None:
+    """Open /scorecard with the server up, until the service worker controls the page and has kept the
+    files and every preset's scoring."""
+    page.goto(f"{base}/scorecard")
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null", timeout=WAIT)
+    page.wait_for_function(
+        """() => caches.open("eights-scorecard-data").then((c) => c.keys()).then((k) => k.length === 5)
+             .then((done) => done && caches.open("eights-scorecard-shell-1")).then((c) => c && c.keys())
+             .then((k) => Boolean(k && k.length >= 12))""",
+        timeout=WAIT,
+        polling=200,
+    )
+
+
+def test_the_sheet_is_an_installable_app(live_server: Any) -> None:
+    kind, body = get(f"{live_server.base}/scorecard.webmanifest")
+    assert kind == "application/manifest+json"
+    manifest = json.loads(body)
+    assert manifest["start_url"] == "/scorecard" and manifest["display"] == "standalone"
+    sizes = {icon["sizes"] for icon in manifest["icons"]}
+    assert {"192x192", "512x512", "any"} <= sizes
+    for icon in manifest["icons"]:
+        kind, data = get(live_server.base + icon["src"])
+        assert kind == icon["type"]
+        if icon["type"] == "image/png":
+            width, height = int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
+            assert f"{width}x{height}" == icon["sizes"]
+    kind, body = get(f"{live_server.base}/scorecard-sw.js")
+    assert kind.startswith("text/javascript") and b'addEventListener("fetch"' in body
+    _, page = get(f"{live_server.base}/scorecard")
+    assert b'<link rel="manifest" href="/scorecard.webmanifest">' in page
+
+
+def test_a_whole_derange_match_kept_with_no_server_is_sent_when_it_is_back(chromium: Any, live_server: Any) -> None:
+    context = chromium.new_context(**PHONE)
+    try:
+        page = context.new_page()
+        open_once(page, live_server.base)
+        live_server.stop()
+        page.reload()  # the page, its scripts and the rules' scoring come from the phone
+        page.wait_for_selector("#preset-derange", timeout=WAIT)
+        page.check("#preset-derange")
+        page.fill("#player-0", "Ann")
+        page.fill("#player-1", "Bob")
+        page.click("#add-player")
+        page.fill("#player-2", "Cid")
+        page.select_option("#sheet-dealer", "Ann")
+        page.click("#start-sheet")
+        page.wait_for_selector("#entry:not([hidden])", timeout=WAIT)
+        assert re.search(r"/scorecard#kept=\w+$", page.url), page.url
+        assert page.inner_text("#connection").startswith("Kept on this phone: the server has not got this sheet yet")
+        assert page.inner_text("#next") == "Round 1 of 15: Ann deals 8 cards each."
+        for number, (out, hands) in enumerate(ROUNDS, 1):
+            fill_round(page, out, hands)
+            save(page, number)
+            if number == 1:
+                line = page.inner_text('#rounds [data-round="1"] tr:nth-child(2) .breakdown')
+                assert " ".join(line.split()) == "8♥ 50 + K♠ 20 = 70"
+            if number == 3:
+                # Undo the entry of round 3, on the phone, and enter it again.
+                page.click("#undo")
+                page.wait_for_function("() => document.body.dataset.rounds === '2'", timeout=WAIT)
+                assert shown_totals(page) == TOTALS[1]
+                fill_round(page, out, hands)
+                save(page, 3)
+            if number == 7:
+                page.click("#edit-1")  # Bob had only KS: the 8H is taken away
+                page.click("#pick-1")
+                page.click('#picker-cards [data-card="8H"]')
+                page.click('#picker-cards [data-card="8H"]')
+                page.click("#picker-done")
+                page.click("#save-round")
+                page.wait_for_function("() => document.querySelector('#entry-title').textContent.startsWith('Round 8')")
+            assert shown_totals(page) == TOTALS[number - 1], f"after round {number}"
+        assert page.inner_text("#result .winner-line") == "Bob wins"
+        # A round the rules refuse is refused on the phone too, in one line, changing nothing.
+        page.click("#edit-15")
+        page.click("#mode-cards-2")
+        pick(page, 2, ["8C"])
+        page.click("#save-round")
+        page.wait_for_selector("#problem:not([hidden])", timeout=WAIT)
+        assert page.inner_text("#problem") == "8C is entered 3 times, but the pack holds only 2"
+        page.click("#cancel-edit")
+        phone = shown_totals(page)
+        assert phone == TOTALS[-1]
+
+        live_server.start()  # the phone sends the sheet by itself and shows the server's
+        page.wait_for_url(re.compile(r"/s/[\w-]+$"), timeout=WAIT)
+        page.wait_for_selector("#said:not([hidden])", timeout=WAIT)
+        code = page.url.rsplit("/", 1)[1]
+        assert page.inner_text("#said") == (
+            f"Sent to the server: the sheet now has a code, {code}, and the server's totals agree with this phone's."
+        )
+        _, body = get(f"{live_server.base}/api/sheets/{code}")
+        served = json.loads(body)
+        assert tuple(served["totals"]) == phone and served["winners"] == ["Bob"] and len(served["rounds"]) == 15
+        assert shown_totals(page) == phone and page.is_hidden("#problem")
+        # The phone keeps the edit token: the sheet can be changed from it, live.
+        assert page.is_visible("#undo") and page.is_hidden("#following")
+    finally:
+        context.close()
+
+
+def test_a_sheet_changed_elsewhere_while_the_phone_was_offline_shows_the_servers_sheet(
+    chromium: Any, live_server: Any
+) -> None:
+    context = chromium.new_context(**PHONE)
+    try:
+        page = context.new_page()
+        open_once(page, live_server.base)
+        code = start_sheet(page, live_server.base)
+        fill_round(page, *ROUNDS[0])
+        save(page, 1)
+        token = page.evaluate("(code) => localStorage.getItem(`eights-sheet-${code}`)", code)
+        context.set_offline(True)
+        page.reload()
+        page.wait_for_selector("#entry:not([hidden])", timeout=WAIT)
+        assert page.inner_text("#connection").startswith("The server cannot be reached: changes are kept on this phone")
+        fill_round(page, *ROUNDS[1])
+        save(page, 2)
+        assert shown_totals(page) == TOTALS[1]
+        # Meanwhile another phone enters a different round 2 on the server.
+        request = urllib.request.Request(
+            f"{live_server.base}/api/sheets/{code}/rounds",
+            data=json.dumps({"token": token, "out": "Cid", "left": {"Ann": 1, "Bob": 2}}).encode(),
+            headers={"Content-Type": "application/json"},
+        )
+        with urllib.request.urlopen(request) as answer:
+            assert tuple(json.load(answer)["totals"]) == (1, 72, 14)
+        context.set_offline(False)
+        page.wait_for_selector("#problem:not([hidden])", timeout=WAIT)
+        assert page.inner_text("#problem") == (
+            "This sheet was changed on another device while this phone was offline: 1 change made on this phone "
+            "was not sent. This is the server's sheet."
+        )
+        page.wait_for_function("() => document.body.dataset.kept === ''", timeout=WAIT)
+        assert shown_totals(page) == (1, 72, 14)
+        assert page.is_hidden("#connection")
+    finally:
+        context.close()
+
+
+assert PLAYERS == ("Ann", "Bob", "Cid")
