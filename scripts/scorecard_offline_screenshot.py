@@ -16,7 +16,7 @@ from playwright.sync_api import sync_playwright
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 from tests.browser import CHROMIUM, CHROMIUM_ARGS, PATIENCE, PHONE, LiveServer  # noqa: E402
-from tests.test_browser_scorecard import ROUNDS, fill_round, save  # noqa: E402
+from tests.test_browser_scorecard import ROUNDS, fill_new_sheet, fill_round, save  # noqa: E402
 from tests.test_browser_scorecard_offline import open_once  # noqa: E402
 
 
@@ -26,19 +26,12 @@ def main() -> None:
         try:
             with sync_playwright() as playwright:
                 browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-                page = browser.new_context(**PHONE, color_scheme="dark").new_page()
+                page = browser.new_context(**PHONE).new_page()
                 open_once(page, server.base)
                 server.stop()
                 page.reload()
                 page.wait_for_selector("#preset-derange", timeout=PATIENCE * 1000)
-                page.check("#preset-derange")
-                for seat, name in enumerate(("Ann", "Bob")):
-                    page.fill(f"#player-{seat}", name)
-                page.click("#add-player")
-                page.fill("#player-2", "Cid")
-                page.select_option("#sheet-dealer", "Ann")
-                page.click("#start-sheet")
-                page.wait_for_function("() => !document.querySelector('#entry').hidden", polling=100)
+                fill_new_sheet(page)
                 for number, (out, hands) in enumerate(ROUNDS[:3], 1):
                     fill_round(page, out, hands)
                     save(page, number)

@@ -59,6 +59,13 @@ TOTALS = [
 def start_sheet(page: Any, base: str) -> str:
     """Start a derange sheet for Ann, Bob and Cid, Ann dealing first; the sheet's code."""
     page.goto(f"{base}/scorecard")
+    fill_new_sheet(page)
+    code: str = page.url.rsplit("/", 1)[1]
+    return code
+
+
+def fill_new_sheet(page: Any) -> None:
+    """On the start page: a derange sheet for Ann, Bob and Cid, Ann dealing first, started."""
     page.check("#preset-derange")
     page.fill("#player-0", "Ann")
     page.fill("#player-1", "Bob")
@@ -67,8 +74,6 @@ def start_sheet(page: Any, base: str) -> str:
     page.select_option("#sheet-dealer", "Ann")
     page.click("#start-sheet")
     page.wait_for_selector("#entry:not([hidden])", timeout=WAIT)
-    code: str = page.url.rsplit("/", 1)[1]
-    return code
 
 
 def pick(page: Any, seat: int, cards: list[str]) -> None:
@@ -107,36 +112,42 @@ def shown_totals(page: Any) -> tuple[int, ...]:
     return tuple(totals[name] for name in PLAYERS)
 
 
+def keep_the_match(page: Any, undo: int | None = None) -> None:
+    """Enter the fifteen rounds, editing round 1 after round 7 (and, with ``undo``, undoing that round once
+    and entering it again), checking the totals worked by hand after each."""
+    assert page.inner_text("#next") == "Round 1 of 15: Ann deals 8 cards each."
+    for number, (out, hands) in enumerate(ROUNDS, 1):
+        fill_round(page, out, hands)
+        save(page, number)
+        if number == 1:
+            line = page.inner_text('#rounds [data-round="1"] tr:nth-child(2) .breakdown')
+            assert " ".join(line.split()) == "8♥ 50 + K♠ 20 = 70"
+        if number == 5:
+            assert "Bob dealt 4 · blocked" in page.inner_text('#rounds [data-round="5"]')
+        if number == 7:
+            # Edit round 1: Bob had only KS. The picker shows 8H and KS chosen; 8H is tapped to two
+            # copies, then away.
+            page.click("#edit-1")
+            assert page.get_attribute("#out-0", "aria-pressed") == "true"
+            page.click("#pick-1")
+            assert page.get_attribute('#picker-cards [data-card="8H"]', "aria-label") == "8 of hearts, 1 of 2"
+            page.click('#picker-cards [data-card="8H"]')
+            page.click('#picker-cards [data-card="8H"]')
+            assert page.get_attribute('#picker-cards [data-card="8H"]', "aria-pressed") == "false"
+            page.click("#picker-done")
+            page.click("#save-round")
+            page.wait_for_function("() => document.querySelector('#entry-title').textContent.startsWith('Round 8')")
+        assert shown_totals(page) == TOTALS[number - 1], f"after round {number}"
+        if number < 15:
+            assert page.inner_text("#next").startswith(f"Round {number + 1} of 15:")
+
+
 def test_a_whole_derange_sheet_on_a_phone_shows_the_totals_worked_by_hand(chromium: Any, live_server: Any) -> None:
     context = chromium.new_context(**PHONE)
     try:
         page = context.new_page()
         start_sheet(page, live_server.base)
-        assert page.inner_text("#next") == "Round 1 of 15: Ann deals 8 cards each."
-        for number, (out, hands) in enumerate(ROUNDS, 1):
-            fill_round(page, out, hands)
-            save(page, number)
-            if number == 1:
-                line = page.inner_text('#rounds [data-round="1"] tr:nth-child(2) .breakdown')
-                assert " ".join(line.split()) == "8♥ 50 + K♠ 20 = 70"
-            if number == 5:
-                assert "Bob dealt 4 · blocked" in page.inner_text('#rounds [data-round="5"]')
-            if number == 7:
-                # Edit round 1: Bob had only KS. The picker shows 8H and KS chosen; 8H is tapped to two
-                # copies, then away.
-                page.click("#edit-1")
-                assert page.get_attribute("#out-0", "aria-pressed") == "true"
-                page.click("#pick-1")
-                assert page.get_attribute('#picker-cards [data-card="8H"]', "aria-label") == "8 of hearts, 1 of 2"
-                page.click('#picker-cards [data-card="8H"]')
-                page.click('#picker-cards [data-card="8H"]')
-                assert page.get_attribute('#picker-cards [data-card="8H"]', "aria-pressed") == "false"
-                page.click("#picker-done")
-                page.click("#save-round")
-                page.wait_for_function("() => document.querySelector('#entry-title').textContent.startsWith('Round 8')")
-            assert shown_totals(page) == TOTALS[number - 1], f"after round {number}"
-            if number < 15:
-                assert page.inner_text("#next").startswith(f"Round {number + 1} of 15:")
+        keep_the_match(page)
         assert page.inner_text("#result .winner-line") == "Bob wins"
         assert [row.inner_text().split("\t")[:2] for row in page.query_selector_all("#standings tbody tr")] == [
             ["1", "Bob"],

@@ -20,7 +20,9 @@ from tests.test_browser_scorecard import (
     ROUNDS,
     TOTALS,
     WAIT,
+    fill_new_sheet,
     fill_round,
+    keep_the_match,
     pick,
     save,
     shown_totals,
@@ -77,39 +79,10 @@ def test_a_whole_derange_match_kept_with_no_server_is_sent_when_it_is_back(chrom
         live_server.stop()
         page.reload()  # the page, its scripts and the rules' scoring come from the phone
         page.wait_for_selector("#preset-derange", timeout=WAIT)
-        page.check("#preset-derange")
-        page.fill("#player-0", "Ann")
-        page.fill("#player-1", "Bob")
-        page.click("#add-player")
-        page.fill("#player-2", "Cid")
-        page.select_option("#sheet-dealer", "Ann")
-        page.click("#start-sheet")
-        page.wait_for_selector("#entry:not([hidden])", timeout=WAIT)
+        fill_new_sheet(page)
         assert re.search(r"/scorecard#kept=\w+$", page.url), page.url
         assert page.inner_text("#connection").startswith("Kept on this phone: the server has not got this sheet yet")
-        assert page.inner_text("#next") == "Round 1 of 15: Ann deals 8 cards each."
-        for number, (out, hands) in enumerate(ROUNDS, 1):
-            fill_round(page, out, hands)
-            save(page, number)
-            if number == 1:
-                line = page.inner_text('#rounds [data-round="1"] tr:nth-child(2) .breakdown')
-                assert " ".join(line.split()) == "8♥ 50 + K♠ 20 = 70"
-            if number == 3:
-                # Undo the entry of round 3, on the phone, and enter it again.
-                page.click("#undo")
-                page.wait_for_function("() => document.body.dataset.rounds === '2'", timeout=WAIT)
-                assert shown_totals(page) == TOTALS[1]
-                fill_round(page, out, hands)
-                save(page, 3)
-            if number == 7:
-                page.click("#edit-1")  # Bob had only KS: the 8H is taken away
-                page.click("#pick-1")
-                page.click('#picker-cards [data-card="8H"]')
-                page.click('#picker-cards [data-card="8H"]')
-                page.click("#picker-done")
-                page.click("#save-round")
-                page.wait_for_function("() => document.querySelector('#entry-title').textContent.startsWith('Round 8')")
-            assert shown_totals(page) == TOTALS[number - 1], f"after round {number}"
+        keep_the_match(page, undo=3)
         assert page.inner_text("#result .winner-line") == "Bob wins"
         # A round the rules refuse is refused on the phone too, in one line, changing nothing.
         page.click("#edit-15")

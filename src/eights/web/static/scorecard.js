@@ -370,12 +370,17 @@ function scoringUrl(preset, options) {
   return `/api/scoring?${query}`;
 }
 
+const keptScoring = new Set(); // the scoring asked for by this page already
+
 /** Keep the rules' scoring for offline (the service worker answers from this cache when the server cannot). */
 function keepScoring(urls) {
   if (!("caches" in window) || !("serviceWorker" in navigator)) return;
+  const wanted = urls.filter((url) => url && !keptScoring.has(url));
+  if (!wanted.length) return;
+  for (const url of wanted) keptScoring.add(url);
   caches
     .open(DATA_CACHE)
-    .then((cache) => cache.addAll(urls.filter(Boolean)))
+    .then((cache) => cache.addAll(wanted))
     .catch(() => {}); // storage off or the server gone: the page still works online
 }
 
