@@ -151,4 +151,31 @@ def test_a_sheet_changed_elsewhere_while_the_phone_was_offline_shows_the_servers
         context.close()
 
 
+def test_a_sheet_kept_offline_that_the_server_refuses_stays_on_the_phone(chromium: Any, live_server: Any) -> None:
+    """The name rule is the server's: a name it refuses, taken offline, is refused when the sheet is sent, in
+    one line, and the sheet stays on the phone as it was."""
+    context = chromium.new_context(**PHONE)
+    try:
+        page = context.new_page()
+        open_once(page, live_server.base)
+        live_server.stop()
+        page.reload()
+        page.wait_for_selector("#preset-derange", timeout=WAIT)
+        page.fill("#player-0", "Ann\u200b")
+        page.fill("#player-1", "Bob")
+        page.click("#start-sheet")
+        page.wait_for_selector("#entry:not([hidden])", timeout=WAIT)
+        fill_round(page, "Bob", {"Ann": 12})
+        save(page, 1)
+        live_server.start()
+        page.wait_for_selector("#problem:not([hidden])", timeout=WAIT)
+        assert page.inner_text("#problem") == (
+            "The server refused this sheet: player 1: name: 'Ann\\u200b' holds an invisible or control character "
+            "(U+200B); use letters. It stays on this phone."
+        )
+        assert "/scorecard#kept=" in page.url and page.evaluate("() => document.body.dataset.rounds") == "1"
+    finally:
+        context.close()
+
+
 assert PLAYERS == ("Ann", "Bob", "Cid")

@@ -355,7 +355,7 @@ function forget(key) {
 const keptKey = () => (local.code ? `eights-offline-${local.code}` : `eights-kept-${local.id}`);
 
 function saveLocal() {
-  const { rules, ...record } = local;
+  const { rules, refused, ...record } = local;
   store(keptKey(), JSON.stringify(record));
 }
 
@@ -384,16 +384,20 @@ function keepScoring(urls) {
     .catch(() => {}); // storage off or the server gone: the page still works online
 }
 
+/** The rules' scoring from the server, or else as kept on this phone (also when no worker answers for the page). */
 async function loadRules(url) {
   if (!url) return null;
-  try {
-    const answer = await fetch(url);
-    if (!answer.ok) return null;
-    const data = await answer.json();
-    return data.format === scoring.FORMAT ? data : null;
-  } catch {
-    return null;
+  for (const ask of [() => fetch(url), () => ("caches" in window ? caches.match(url) : null)]) {
+    try {
+      const answer = await ask();
+      if (!answer?.ok) continue;
+      const data = await answer.json();
+      if (data.format === scoring.FORMAT) return data;
+    } catch {
+      // no server: try the phone's copy
+    }
   }
+  return null;
 }
 
 /** Go on with a sheet kept on this phone, scored here; false when the rules' scoring is not kept here. */
@@ -482,7 +486,7 @@ function localChange(method, path, body) {
 
 /** Send what was kept here once the server answers; then show the server's sheet, saying where it differs. */
 async function trySync() {
-  if (!local || syncing || busy) return;
+  if (!local || local.refused || syncing || busy) return;
   syncing = true;
   try {
     if (local.code) await sendChanges();
@@ -514,6 +518,8 @@ async function sendKept() {
   const answer = await api("POST", "/api/sheets", body);
   if (answer.status === 0) return; // still no server: kept here, tried again
   if (!answer.ok) {
+    // Refused as it stands: asking again would be refused again, so the page stops until it is opened anew.
+    local.refused = true;
     problem(`The server refused this sheet: ${answer.data.error}. It stays on this phone.`);
     return;
   }
