@@ -29,8 +29,8 @@ from tests.test_browser_scorecard import (
     start_sheet,
 )
 
-#: Every file the page needs, kept by the service worker after the first visit.
-KEPT = "() => caches.keys().then((names) => names.length === 2)"
+#: What the page sets once this phone can open it and keep score with no network.
+READY = 'body[data-offline="ready"]'
 
 
 def get(url: str) -> tuple[str, Any]:
@@ -39,17 +39,11 @@ def get(url: str) -> tuple[str, Any]:
 
 
 def open_once(page: Any, base: str) -> None:
-    """Open /scorecard with the server up, until the service worker controls the page and has kept the
-    files and every preset's scoring."""
+    """Open /scorecard with the server up, as a phone does once, until the page says it can keep score offline
+    (its service worker active with the files kept, and every preset's scoring kept by the page)."""
     page.goto(f"{base}/scorecard")
-    page.wait_for_function("() => navigator.serviceWorker.controller !== null", timeout=WAIT)
-    page.wait_for_function(
-        """() => caches.open("eights-scorecard-data").then((c) => c.keys()).then((k) => k.length === 5)
-             .then((done) => done && caches.open("eights-scorecard-shell-1")).then((c) => c && c.keys())
-             .then((k) => Boolean(k && k.length >= 12))""",
-        timeout=WAIT,
-        polling=200,
-    )
+    page.wait_for_selector(READY, state="attached", timeout=WAIT)
+    assert page.inner_text("#offline-state").startswith("This phone now keeps score with no network too")
 
 
 def test_the_sheet_is_an_installable_app(live_server: Any) -> None:
@@ -69,6 +63,33 @@ def test_the_sheet_is_an_installable_app(live_server: Any) -> None:
     assert kind.startswith("text/javascript") and b'addEventListener("fetch"' in body
     _, page = get(f"{live_server.base}/scorecard")
     assert b'<link rel="manifest" href="/scorecard.webmanifest">' in page
+
+
+def test_the_page_says_it_works_offline_only_once_it_has_kept_what_it_needs(chromium: Any, live_server: Any) -> None:
+    """A first visit whose download of one rules' scoring is cut says the phone is not ready to work offline;
+    the next visit keeps it and says it is. The worker's scope is the whole site."""
+    context = chromium.new_context(**PHONE)
+    try:
+        page = context.new_page()
+        cut = "**/api/scoring?preset=baby-eating"
+        page.route(cut, lambda route: route.abort("connectionreset"))
+        page.goto(f"{live_server.base}/scorecard")
+        page.wait_for_selector('body[data-offline="missing"]', state="attached", timeout=WAIT)
+        assert page.inner_text("#offline-state") == (
+            "This phone could not keep everything it needs to keep score with no network: "
+            "open this page again while it is connected."
+        )
+        scope = page.evaluate("() => navigator.serviceWorker.getRegistration().then((r) => r.scope)")
+        assert scope == f"{live_server.base}/"
+        page.unroute(cut)
+        page.reload()
+        page.wait_for_selector(READY, state="attached", timeout=WAIT)
+        kept = page.evaluate("() => Object.keys(localStorage).filter((k) => k.startsWith('eights-scoring-')).sort()")
+        _, body = get(f"{live_server.base}/api/presets")
+        names = sorted(preset["name"] for preset in json.loads(body)["presets"])
+        assert kept == [f"eights-scoring-/api/scoring?preset={name}" for name in names]
+    finally:
+        context.close()
 
 
 def test_a_whole_derange_match_kept_with_no_server_is_sent_when_it_is_back(chromium: Any, live_server: Any) -> None:
@@ -122,6 +143,7 @@ def test_a_sheet_changed_elsewhere_while_the_phone_was_offline_shows_the_servers
         code = start_sheet(page, live_server.base)
         fill_round(page, *ROUNDS[0])
         save(page, 1)
+        page.wait_for_selector(READY, state="attached", timeout=WAIT)
         token = page.evaluate("(code) => localStorage.getItem(`eights-sheet-${code}`)", code)
         context.set_offline(True)
         page.reload()

@@ -2,12 +2,13 @@
 // Served from /scorecard-sw.js so that its scope is the whole site; it answers only the score sheet's
 // requests and lets every other one (the table, its WebSocket) go to the network untouched.
 //
-// Everything is network first: a page online always gets the server's files and answers, and each is
-// kept; with no server the last kept one answers. A sheet's page (/s/CODE) is the same page as /scorecard.
-// The sheets themselves are not kept here: the page keeps its own copy and its changes (scorecard.js).
+// The files are kept at install: a worker that is active (navigator.serviceWorker.ready) has them all, so a
+// phone that opened the page once opens it again with no network. Then every answer is network first: online,
+// the server's files and answers, each kept anew; with no server, the last kept one. A sheet's page (/s/CODE)
+// is the same page as /scorecard. The sheets and the rules' scoring are not kept here: the page keeps its
+// own copies (scorecard.js), so that it never depends on this worker's cache for a figure.
 
 const SHELL = "eights-scorecard-shell-1";
-const DATA = "eights-scorecard-data"; // the rules' scoring, also filled by the page
 const FILES = [
   "/scorecard",
   "/scorecard.webmanifest",
@@ -37,32 +38,29 @@ self.addEventListener("activate", (event) => {
   );
 });
 
-/** Whether the score sheet needs this request offline, and which cache keeps it. */
-function keeper(url, request) {
-  if (url.origin !== self.location.origin || request.method !== "GET") return null;
+/** Whether the score sheet needs this request with no network (it is then kept here). */
+function needed(url, request) {
+  if (url.origin !== self.location.origin || request.method !== "GET") return false;
   const path = url.pathname;
-  if (path === "/api/scoring") return DATA;
-  if (path === "/scorecard" || path.startsWith("/s/") || FILES.includes(path)) return SHELL;
-  return null;
+  return path === "/scorecard" || path.startsWith("/s/") || FILES.includes(path);
 }
 
-async function networkFirst(request, cacheName, page) {
-  const cache = await caches.open(cacheName);
+async function networkFirst(request, page) {
+  const cache = await caches.open(SHELL);
   try {
     const answer = await fetch(request);
     if (answer.ok) await cache.put(page ? "/scorecard" : request, answer.clone());
     return answer;
   } catch (error) {
-    const kept = (await caches.match(page ? "/scorecard" : request)) || null;
-    if (kept) return kept;
+    const copy = await caches.match(page ? "/scorecard" : request);
+    if (copy) return copy;
     throw error;
   }
 }
 
 self.addEventListener("fetch", (event) => {
   const url = new URL(event.request.url);
-  const cacheName = keeper(url, event.request);
-  if (!cacheName) return;
+  if (!needed(url, event.request)) return;
   const page = event.request.mode === "navigate" && (url.pathname === "/scorecard" || url.pathname.startsWith("/s/"));
-  event.respondWith(networkFirst(event.request, cacheName, page));
+  event.respondWith(networkFirst(event.request, page));
 });

@@ -6,12 +6,12 @@
 // (localStorage, or the edit link /s/CODE#e=TOKEN); without it the sheet is read-only. Every page on a
 // sheet follows it live over /ws/sheets/CODE.
 //
-// Offline (issue 30): a service worker (/scorecard-sw.js) keeps the page, its scripts and the rules' scoring
-// data. A sheet started with no server is kept on this phone (/scorecard#kept=ID) and scored here by
-// scoring.js from that data; a sheet with a code whose server cannot be reached goes on from the copy this
-// phone kept, its changes queued. When the server answers again the page sends them; the server scores them
-// again, and where it disagrees, or the sheet changed elsewhere meanwhile, the page says so and shows the
-// server's sheet.
+// Offline (issue 30): a service worker (/scorecard-sw.js) keeps the page and its files; the page keeps the rules'
+// scoring data itself (localStorage), and says when this phone is ready to keep score with no network. A sheet
+// started with no server is kept on this phone (/scorecard#kept=ID) and scored here by scoring.js from that
+// data; a sheet with a code whose server cannot be reached goes on from the copy this phone kept, its changes
+// queued. When the server answers again the page sends them; the server scores them again, and where it
+// disagrees, or the sheet changed elsewhere meanwhile, the page says so and shows the server's sheet.
 
 import { $, button, el, keepingFocus, labelled, select } from "./dom.js";
 import * as scoring from "./scoring.js";
@@ -25,7 +25,6 @@ const FIRST_WAIT = 500; // ms before reconnecting the live feed; doubled each ti
 const LAST_WAIT = 10000;
 const CLOSE_NO_SHEET = 4004;
 const SYNC_WAIT = 3000; // ms between tries to send what was kept offline
-const DATA_CACHE = "eights-scorecard-data"; // the rules' scoring, kept for offline (the worker reads it too)
 
 // ----- small things ---------------------------------------------------------------------------------------
 
@@ -116,7 +115,7 @@ async function openStart() {
   const presets = await api("GET", "/api/presets");
   if (!presets.ok) return problem(presets.data.error);
   start.catalog = presets.data;
-  keepScoring(presets.data.presets.map((p) => scoringUrl(p.name, {})));
+  sayOffline(presets.data.presets.map((p) => scoringUrl(p.name, {})));
   // Names are offered from the sheets this device keeps, never from the server's: the server holds
   // every device's sheets, and no one else's names are this page's to show.
   const kept = mySheets().map((s) => (Array.isArray(s.players) ? s.players.filter((n) => typeof n === "string") : []));
@@ -370,34 +369,60 @@ function scoringUrl(preset, options) {
   return `/api/scoring?${query}`;
 }
 
-const keptScoring = new Set(); // the scoring asked for by this page already
+const asked = new Map(); // the rules' scoring asked of the server by this page: url -> promise of the scoring or null
 
-/** Keep the rules' scoring for offline (the service worker answers from this cache when the server cannot). */
-function keepScoring(urls) {
-  if (!("caches" in window) || !("serviceWorker" in navigator)) return;
-  const wanted = urls.filter((url) => url && !keptScoring.has(url));
-  if (!wanted.length) return;
-  for (const url of wanted) keptScoring.add(url);
-  caches
-    .open(DATA_CACHE)
-    .then((cache) => cache.addAll(wanted))
-    .catch(() => {}); // storage off or the server gone: the page still works online
+/** The rules' scoring at ``url`` as this phone kept it, or null. */
+function keptRules(url) {
+  const data = loadKept(`eights-scoring-${url}`);
+  return data?.format === scoring.FORMAT ? data : null;
 }
 
-/** The rules' scoring from the server, or else as kept on this phone (also when no worker answers for the page). */
+/** The rules' scoring at ``url`` from the server, kept on this phone (localStorage) for offline; null when the
+ * server cannot be reached or the phone cannot keep it. Asked once per page while it succeeds. */
+function fetchRules(url) {
+  if (!asked.has(url)) {
+    const answer = (async () => {
+      try {
+        const response = await fetch(url);
+        const data = response.ok ? await response.json() : null;
+        if (data?.format !== scoring.FORMAT) throw new Error("no scoring");
+        store(`eights-scoring-${url}`, JSON.stringify(data));
+        return data;
+      } catch {
+        asked.delete(url); // asked again next time
+        return null;
+      }
+    })();
+    asked.set(url, answer);
+  }
+  return asked.get(url);
+}
+
+/** Keep the rules' scoring at each of ``urls`` on this phone; whether all of them are kept. */
+async function keepScoring(urls) {
+  await Promise.all(urls.filter(Boolean).map(fetchRules));
+  return urls.every((url) => url && keptRules(url));
+}
+
+/** The rules' scoring from the server, or else as this phone kept it: the page scores from its own copy,
+ * whatever the service worker has kept. */
 async function loadRules(url) {
   if (!url) return null;
-  for (const ask of [() => fetch(url), () => ("caches" in window ? caches.match(url) : null)]) {
-    try {
-      const answer = await ask();
-      if (!answer?.ok) continue;
-      const data = await answer.json();
-      if (data.format === scoring.FORMAT) return data;
-    } catch {
-      // no server: try the phone's copy
-    }
-  }
-  return null;
+  return (await fetchRules(url)) || keptRules(url);
+}
+
+/** Say whether this phone can open the page and keep score at ``urls``' rules with no network: once the service
+ * worker is active (so it has kept the page and its files), whether the page has kept the rules' scoring. */
+async function sayOffline(urls) {
+  if (!("serviceWorker" in navigator)) return; // no worker (plain HTTP but on this machine): online only
+  const [kept] = await Promise.all([keepScoring(urls), navigator.serviceWorker.ready]);
+  document.body.dataset.offline = kept ? "ready" : "missing";
+  $("offline-state").textContent = kept
+    ? "This phone now keeps score with no network too: it opens this page and keeps a sheet by itself, " +
+      "and sends it when the server can be reached."
+    : "This phone could not keep everything it needs to keep score with no network: " +
+      "open this page again while it is connected.";
+  $("offline-state").hidden = false;
 }
 
 /** Go on with a sheet kept on this phone, scored here; false when the rules' scoring is not kept here. */
@@ -599,7 +624,7 @@ function show(data, elsewhere = false) {
   sheet = data;
   if (!local && code && token) {
     store(`eights-copy-${code}`, JSON.stringify(data));
-    keepScoring([data.scoring_url]);
+    sayOffline([data.scoring_url]);
   }
   if (!form || (!form.editing && form.round !== (sheet.next?.round ?? null))) form = freshForm();
   if (form.editing && form.editing > sheet.rounds.length) form = freshForm();
