@@ -133,6 +133,43 @@ def test_a_whole_derange_match_kept_with_no_server_is_sent_when_it_is_back(chrom
         context.close()
 
 
+def test_a_sheet_the_server_scores_differently_is_said_and_the_servers_sheet_shown(
+    chromium: Any, live_server: Any
+) -> None:
+    """A phone whose kept scoring is not the server's (kept from an older server: here the king of spades worth
+    99) totals the round its way offline; when sent, the server's scoring counts, and the page says where the
+    two differ."""
+    context = chromium.new_context(**PHONE)
+    try:
+        page = context.new_page()
+        open_once(page, live_server.base)
+        live_server.stop()
+        page.evaluate(
+            """() => {
+              const key = "eights-scoring-/api/scoring?preset=derange";
+              const data = JSON.parse(localStorage.getItem(key));
+              data.tables["3"].pack.find((card) => card.card === "KS").value = 99;
+              localStorage.setItem(key, JSON.stringify(data));
+            }"""
+        )
+        page.reload()
+        page.wait_for_selector("#preset-derange", timeout=WAIT)
+        fill_new_sheet(page)
+        fill_round(page, *ROUNDS[0])
+        save(page, 1)
+        assert shown_totals(page) == (0, 149, 14)
+        live_server.start()
+        page.wait_for_url(re.compile(r"/s/[\w-]+$"), timeout=WAIT)
+        page.wait_for_selector("#problem:not([hidden])", timeout=WAIT)
+        assert page.inner_text("#problem") == (
+            "The server scored this sheet differently from this phone (here: Ann 0, Bob 149, Cid 14; "
+            "on the server: Ann 0, Bob 70, Cid 14). This is the server's sheet, which counts."
+        )
+        assert shown_totals(page) == TOTALS[0] and page.is_hidden("#connection")
+    finally:
+        context.close()
+
+
 def test_a_sheet_changed_elsewhere_while_the_phone_was_offline_shows_the_servers_sheet(
     chromium: Any, live_server: Any
 ) -> None:
