@@ -1,17 +1,17 @@
-// The score sheet of a game played with real cards (issue 22). Every figure on it comes from the server,
-// which scores with the engine's own rules: this page sends who went out and each other player's points
-// or cards left, and shows what comes back. It never adds up a hand.
+// The score sheet of a game played with real cards (issue 22). Online, every figure on it comes from the
+// server, which scores with the engine's own rules: this page sends who went out and each other player's
+// points or cards left, and shows what comes back. Only offline does it add up a hand (below).
 //
 // /scorecard starts a sheet; /s/CODE shows one. The browser that starts a sheet keeps its edit token
 // (localStorage, or the edit link /s/CODE#e=TOKEN); without it the sheet is read-only. Every page on a
 // sheet follows it live over /ws/sheets/CODE.
 //
-// Offline (issue 30): a service worker (/scorecard-sw.js) keeps the page and its files; the page keeps the rules'
-// scoring data itself (localStorage), and says when this phone is ready to keep score with no network. A sheet
-// started with no server is kept on this phone (/scorecard#kept=ID) and scored here by scoring.js from that
-// data; a sheet with a code whose server cannot be reached goes on from the copy this phone kept, its changes
-// queued. When the server answers again the page sends them; the server scores them again, and where it
-// disagrees, or the sheet changed elsewhere meanwhile, the page says so and shows the server's sheet.
+// Offline (issue 30): a service worker (/scorecard-sw.js) keeps the page and its files; the page keeps the
+// rules' scoring data itself (localStorage), and says when this phone is ready to keep score with no network.
+// A sheet started with no server is kept on this phone (/scorecard#kept=ID) and scored here by scoring.js
+// from that data; a sheet with a code whose server cannot be reached goes on from the copy this phone kept,
+// its changes queued. When the server answers again the page sends them; the server scores them again, and
+// where it disagrees, or the sheet changed elsewhere meanwhile, the page says so and shows the server's sheet.
 
 import { $, button, el, keepingFocus, labelled, select } from "./dom.js";
 import * as scoring from "./scoring.js";
