@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from tests.browser import PATIENCE, PHONE
 
 WAIT = PATIENCE * 1000
@@ -270,3 +272,36 @@ def test_a_phone_is_offered_only_the_names_of_its_own_sheets(chromium: Any, live
     finally:
         keeper.close()
         stranger.close()
+
+
+#: The WCAG contrast of each text in the totals box against the box: [[what, ratio], ...].
+TOTALS_CONTRAST = """() => {
+  const rgb = (colour) => colour.match(/[\\d.]+/g).slice(0, 3).map(Number);
+  const linear = (c) => (c / 255 <= 0.03928 ? c / 255 / 12.92 : ((c / 255 + 0.055) / 1.055) ** 2.4);
+  const luminance = (colour) => {
+    const [r, g, b] = rgb(colour).map(linear);
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  };
+  const box = luminance(getComputedStyle(document.querySelector(".standings-box")).backgroundColor);
+  const texts = ["#standings-title", "#standings thead th", "#standings tbody th", "#standings tbody td", "#next"];
+  return texts.flatMap((selector) => [...document.querySelectorAll(selector)].map((node) => {
+    const text = luminance(getComputedStyle(node).color);
+    return [selector, (Math.max(box, text) + 0.05) / (Math.min(box, text) + 0.05)];
+  }));
+}"""
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_totals_are_readable_in_the_light_and_the_dark_theme(chromium: Any, live_server: Any, scheme: str) -> None:
+    """The totals box is felt in both themes: its texts keep a contrast of 4.5 or more (WCAG AA) against it (in
+    the light theme they were dark ink on the dark felt)."""
+    context = chromium.new_context(**PHONE, color_scheme=scheme)
+    try:
+        page = context.new_page()
+        start_sheet(page, live_server.base)
+        fill_round(page, *ROUNDS[0])
+        save(page, 1)
+        low = [(what, round(ratio, 2)) for what, ratio in page.evaluate(TOTALS_CONTRAST) if ratio < 4.5]
+        assert low == []
+    finally:
+        context.close()
