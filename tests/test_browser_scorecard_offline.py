@@ -51,6 +51,7 @@ def test_the_sheet_is_an_installable_app(live_server: Any) -> None:
     assert kind == "application/manifest+json"
     manifest = json.loads(body)
     assert manifest["start_url"] == "/scorecard" and manifest["display"] == "standalone"
+    assert manifest["scope"] == "/" and manifest["name"] and manifest["short_name"] == "Score sheet"
     sizes = {icon["sizes"] for icon in manifest["icons"]}
     assert {"192x192", "512x512", "any"} <= sizes
     for icon in manifest["icons"]:
