@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from tests.browser import PATIENCE, PHONE
 
 WAIT = PATIENCE * 1000
@@ -59,6 +61,13 @@ TOTALS = [
 def start_sheet(page: Any, base: str) -> str:
     """Start a derange sheet for Ann, Bob and Cid, Ann dealing first; the sheet's code."""
     page.goto(f"{base}/scorecard")
+    fill_new_sheet(page)
+    code: str = page.url.rsplit("/", 1)[1]
+    return code
+
+
+def fill_new_sheet(page: Any) -> None:
+    """On the start page: a derange sheet for Ann, Bob and Cid, Ann dealing first, started."""
     page.check("#preset-derange")
     page.fill("#player-0", "Ann")
     page.fill("#player-1", "Bob")
@@ -67,8 +76,6 @@ def start_sheet(page: Any, base: str) -> str:
     page.select_option("#sheet-dealer", "Ann")
     page.click("#start-sheet")
     page.wait_for_selector("#entry:not([hidden])", timeout=WAIT)
-    code: str = page.url.rsplit("/", 1)[1]
-    return code
 
 
 def pick(page: Any, seat: int, cards: list[str]) -> None:
@@ -107,36 +114,42 @@ def shown_totals(page: Any) -> tuple[int, ...]:
     return tuple(totals[name] for name in PLAYERS)
 
 
+def keep_the_match(page: Any, undo: int | None = None) -> None:
+    """Enter the fifteen rounds, editing round 1 after round 7 (and, with ``undo``, undoing that round once
+    and entering it again), checking the totals worked by hand after each."""
+    assert page.inner_text("#next") == "Round 1 of 15: Ann deals 8 cards each."
+    for number, (out, hands) in enumerate(ROUNDS, 1):
+        fill_round(page, out, hands)
+        save(page, number)
+        if number == 1:
+            line = page.inner_text('#rounds [data-round="1"] tr:nth-child(2) .breakdown')
+            assert " ".join(line.split()) == "8♥ 50 + K♠ 20 = 70"
+        if number == 5:
+            assert "Bob dealt 4 · blocked" in page.inner_text('#rounds [data-round="5"]')
+        if number == 7:
+            # Edit round 1: Bob had only KS. The picker shows 8H and KS chosen; 8H is tapped to two
+            # copies, then away.
+            page.click("#edit-1")
+            assert page.get_attribute("#out-0", "aria-pressed") == "true"
+            page.click("#pick-1")
+            assert page.get_attribute('#picker-cards [data-card="8H"]', "aria-label") == "8 of hearts, 1 of 2"
+            page.click('#picker-cards [data-card="8H"]')
+            page.click('#picker-cards [data-card="8H"]')
+            assert page.get_attribute('#picker-cards [data-card="8H"]', "aria-pressed") == "false"
+            page.click("#picker-done")
+            page.click("#save-round")
+            page.wait_for_function("() => document.querySelector('#entry-title').textContent.startsWith('Round 8')")
+        assert shown_totals(page) == TOTALS[number - 1], f"after round {number}"
+        if number < 15:
+            assert page.inner_text("#next").startswith(f"Round {number + 1} of 15:")
+
+
 def test_a_whole_derange_sheet_on_a_phone_shows_the_totals_worked_by_hand(chromium: Any, live_server: Any) -> None:
     context = chromium.new_context(**PHONE)
     try:
         page = context.new_page()
         start_sheet(page, live_server.base)
-        assert page.inner_text("#next") == "Round 1 of 15: Ann deals 8 cards each."
-        for number, (out, hands) in enumerate(ROUNDS, 1):
-            fill_round(page, out, hands)
-            save(page, number)
-            if number == 1:
-                line = page.inner_text('#rounds [data-round="1"] tr:nth-child(2) .breakdown')
-                assert " ".join(line.split()) == "8♥ 50 + K♠ 20 = 70"
-            if number == 5:
-                assert "Bob dealt 4 · blocked" in page.inner_text('#rounds [data-round="5"]')
-            if number == 7:
-                # Edit round 1: Bob had only KS. The picker shows 8H and KS chosen; 8H is tapped to two
-                # copies, then away.
-                page.click("#edit-1")
-                assert page.get_attribute("#out-0", "aria-pressed") == "true"
-                page.click("#pick-1")
-                assert page.get_attribute('#picker-cards [data-card="8H"]', "aria-label") == "8 of hearts, 1 of 2"
-                page.click('#picker-cards [data-card="8H"]')
-                page.click('#picker-cards [data-card="8H"]')
-                assert page.get_attribute('#picker-cards [data-card="8H"]', "aria-pressed") == "false"
-                page.click("#picker-done")
-                page.click("#save-round")
-                page.wait_for_function("() => document.querySelector('#entry-title').textContent.startsWith('Round 8')")
-            assert shown_totals(page) == TOTALS[number - 1], f"after round {number}"
-            if number < 15:
-                assert page.inner_text("#next").startswith(f"Round {number + 1} of 15:")
+        keep_the_match(page)
         assert page.inner_text("#result .winner-line") == "Bob wins"
         assert [row.inner_text().split("\t")[:2] for row in page.query_selector_all("#standings tbody tr")] == [
             ["1", "Bob"],
@@ -259,3 +272,36 @@ def test_a_phone_is_offered_only_the_names_of_its_own_sheets(chromium: Any, live
     finally:
         keeper.close()
         stranger.close()
+
+
+#: The WCAG contrast of each text in the totals box against the box: [[what, ratio], ...].
+TOTALS_CONTRAST = """() => {
+  const rgb = (colour) => colour.match(/[\\d.]+/g).slice(0, 3).map(Number);
+  const linear = (c) => (c / 255 <= 0.03928 ? c / 255 / 12.92 : ((c / 255 + 0.055) / 1.055) ** 2.4);
+  const luminance = (colour) => {
+    const [r, g, b] = rgb(colour).map(linear);
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  };
+  const box = luminance(getComputedStyle(document.querySelector(".standings-box")).backgroundColor);
+  const texts = ["#standings-title", "#standings thead th", "#standings tbody th", "#standings tbody td", "#next"];
+  return texts.flatMap((selector) => [...document.querySelectorAll(selector)].map((node) => {
+    const text = luminance(getComputedStyle(node).color);
+    return [selector, (Math.max(box, text) + 0.05) / (Math.min(box, text) + 0.05)];
+  }));
+}"""
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_totals_are_readable_in_the_light_and_the_dark_theme(chromium: Any, live_server: Any, scheme: str) -> None:
+    """The totals box is felt in both themes: its texts keep a contrast of 4.5 or more (WCAG AA) against it (in
+    the light theme they were dark ink on the dark felt)."""
+    context = chromium.new_context(**PHONE, color_scheme=scheme)
+    try:
+        page = context.new_page()
+        start_sheet(page, live_server.base)
+        fill_round(page, *ROUNDS[0])
+        save(page, 1)
+        low = [(what, round(ratio, 2)) for what, ratio in page.evaluate(TOTALS_CONTRAST) if ratio < 4.5]
+        assert low == []
+    finally:
+        context.close()

@@ -289,7 +289,10 @@ def test_an_unknown_room_link_is_a_404_page(server: LiveServer) -> None:
 # ----- 7. HTTP hygiene ---------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("path", ["/", "/scorecard", "/api/presets", "/static/app.js", "/r/NOSUCHRM"])
+@pytest.mark.parametrize(
+    "path",
+    ["/", "/scorecard", "/api/presets", "/static/app.js", "/r/NOSUCHRM", "/scorecard-sw.js", "/scorecard.webmanifest"],
+)
 def test_every_answer_carries_the_security_headers(server: LiveServer, path: str) -> None:
     _, _, headers = call(server.base, path)
     got = {k.lower(): v for k, v in headers.items()}

@@ -309,3 +309,44 @@ def test_points_past_what_the_pack_is_worth_are_refused(client: TestClient) -> N
     answer = client.post(f"/api/sheets/{code}/rounds", json=body)
     assert answer.status_code == 400 and "more than the cards of the pack can be worth" in answer.json()["error"]
     assert client.get(f"/api/sheets/{code}").json()["rounds"] == []
+
+
+def test_a_sheet_kept_offline_is_scored_again_and_a_refused_round_stops_there(client: TestClient) -> None:
+    """Issue 30: a sheet started with no server brings its rounds; the server scores each with Sheet. The rounds
+    before one the rules refuse are saved, and ``refused`` says which and why."""
+    rounds = [
+        {"out": "Ann", "left": {"Bob": ["8H", "KS"], "Cid": 14}},
+        {"out": "Bob", "left": {"Ann": 4, "Cid": ["QS", "3C"]}},
+        {"out": "Cid", "left": {"Ann": ["8C", "8C"], "Bob": ["8C"]}},  # three 8C in two packs
+        {"out": "Ann", "left": {"Bob": 1, "Cid": 1}},
+    ]
+    body = {"preset": "derange", "players": ["Ann", "Bob", "Cid"], "dealer": "Bob", "rounds": rounds}
+    answer = client.post("/api/sheets", json=body).json()
+    assert answer["refused"] == (
+        "round 3: 8C is entered 3 times (Ann 2, Bob), but the 2 packs hold only 2: "
+        "give each card only as often as it is left in the hands"
+    )
+    sheet = answer["sheet"]
+    assert [r["totals"] for r in sheet["rounds"]] == [[0, 70, 14], [4, 70, 54]]
+    assert sheet["first_dealer"] == "Bob" and sheet["undo"] == [{"change": "add"}, {"change": "add"}]
+    assert sheet["scoring_url"] == "/api/scoring?preset=derange"
+    body = {**body, "rounds": rounds[:2], "finished": True}
+    finished = client.post("/api/sheets", json=body).json()
+    assert "refused" not in finished and finished["sheet"]["finished_early"] and finished["sheet"]["winners"] == ["Ann"]
+
+
+def test_the_installable_app_and_its_scoring_are_served(client: TestClient) -> None:
+    manifest = client.get("/scorecard.webmanifest")
+    assert manifest.headers["content-type"] == "application/manifest+json"
+    assert manifest.json()["start_url"] == "/scorecard"
+    worker = client.get("/scorecard-sw.js")
+    assert worker.headers["content-type"].startswith("text/javascript")
+    assert "Service-Worker-Allowed" not in worker.headers
+    assert "script-src 'self'" in worker.headers["content-security-policy"]
+    scoring = client.get("/api/scoring", params=[("preset", "classic"), ("option", "target=200")]).json()
+    assert scoring["tables"]["4"]["target"] == 200 and scoring["scoring"] == "winner_collects"
+    refused = client.get("/api/scoring", params=[("preset", "classic"), ("option", "target")])
+    assert refused.status_code == 400
+    assert refused.json()["error"] == "option 'target' is not KEY=VALUE (like stacking=true or packs=2)"
+    options = client.get("/api/scoring", params=[("option", "deal=7")] * 41)
+    assert options.status_code == 400 and options.json()["error"].startswith("options: give at most 40")

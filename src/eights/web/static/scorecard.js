@@ -1,12 +1,20 @@
-// The score sheet of a game played with real cards (issue 22). Every figure on it comes from the server,
-// which scores with the engine's own rules: this page sends who went out and each other player's points
-// or cards left, and shows what comes back. It never adds up a hand.
+// The score sheet of a game played with real cards (issue 22). Online, every figure on it comes from the
+// server, which scores with the engine's own rules: this page sends who went out and each other player's
+// points or cards left, and shows what comes back. Only offline does it add up a hand (below).
 //
 // /scorecard starts a sheet; /s/CODE shows one. The browser that starts a sheet keeps its edit token
 // (localStorage, or the edit link /s/CODE#e=TOKEN); without it the sheet is read-only. Every page on a
 // sheet follows it live over /ws/sheets/CODE.
+//
+// Offline (issue 30): a service worker (/scorecard-sw.js) keeps the page and its files; the page keeps the
+// rules' scoring data itself (localStorage), and says when this phone is ready to keep score with no network.
+// A sheet started with no server is kept on this phone (/scorecard#kept=ID) and scored here by scoring.js
+// from that data; a sheet with a code whose server cannot be reached goes on from the copy this phone kept,
+// its changes queued. When the server answers again the page sends them; the server scores them again, and
+// where it disagrees, or the sheet changed elsewhere meanwhile, the page says so and shows the server's sheet.
 
 import { $, button, el, keepingFocus, labelled, select } from "./dom.js";
+import * as scoring from "./scoring.js";
 import { renderSVG } from "./vendor/uqr.js";
 
 const SUIT_SYMBOLS = { C: "♣", D: "♦", H: "♥", S: "♠" };
@@ -16,6 +24,7 @@ const MAX_PLAYERS = 8;
 const FIRST_WAIT = 500; // ms before reconnecting the live feed; doubled each time, up to LAST_WAIT
 const LAST_WAIT = 10000;
 const CLOSE_NO_SHEET = 4004;
+const SYNC_WAIT = 3000; // ms between tries to send what was kept offline
 
 // ----- small things ---------------------------------------------------------------------------------------
 
@@ -47,7 +56,7 @@ function mySheets() {
 }
 
 function remember(code, token, sheet) {
-  store(`eights-sheet-${code}`, token);
+  if (token) store(`eights-sheet-${code}`, token);
   const entry = { code, title: sheet.title, players: sheet.players };
   store("eights-sheets", JSON.stringify([entry, ...mySheets().filter((s) => s.code !== code)].slice(0, 20)));
 }
@@ -106,6 +115,7 @@ async function openStart() {
   const presets = await api("GET", "/api/presets");
   if (!presets.ok) return problem(presets.data.error);
   start.catalog = presets.data;
+  sayOffline(presets.data.presets.map((p) => scoringUrl(p.name, {})));
   // Names are offered from the sheets this device keeps, never from the server's: the server holds
   // every device's sheets, and no one else's names are this page's to show.
   const kept = mySheets().map((s) => (Array.isArray(s.players) ? s.players.filter((n) => typeof n === "string") : []));
@@ -227,13 +237,29 @@ function drawDealers() {
   $("sheet-dealer").replaceWith(dealer);
 }
 
+/** The sheets started on this phone with no server, not sent yet: [{href, title, players}]. */
+function keptSheets() {
+  const kept = [];
+  try {
+    for (let i = 0; i < localStorage.length; i++) {
+      const key = localStorage.key(i);
+      const record = key.startsWith("eights-kept-") ? loadKept(key) : null;
+      if (record?.sheet?.players) kept.push({ href: `/scorecard#kept=${record.id}`, title: `${record.preset} (not sent yet)`, players: record.sheet.players });
+    }
+  } catch {
+    // storage off: nothing kept
+  }
+  return kept;
+}
+
 function drawMySheets() {
-  const list = mySheets();
+  const list = [...keptSheets(), ...mySheets().map((s) => ({ ...s, href: `/s/${s.code}` }))];
   $("my-sheets").hidden = !list.length;
   $("my-sheet-list").replaceChildren(
     ...list.map((s) => {
       const link = el("a", `${s.title}: ${s.players.join(", ")}`);
-      link.href = `/s/${s.code}`;
+      link.href = s.href;
+      if (s.href.startsWith("/scorecard#")) link.addEventListener("click", () => setTimeout(() => location.reload()));
       const item = el("li");
       item.append(link);
       return item;
@@ -248,6 +274,7 @@ async function startSheet(event) {
   $("start-sheet").disabled = true;
   const answer = await api("POST", "/api/sheets", body);
   $("start-sheet").disabled = false;
+  if (answer.status === 0) return keepOffline(body);
   if (!answer.ok) return problem(answer.data.error);
   remember(answer.data.code, answer.data.token, answer.data.sheet);
   location.assign(`/s/${answer.data.code}`);
@@ -283,7 +310,14 @@ async function openSheet(sheetCode) {
     token = tokenOf(code);
   }
   $("sheet").hidden = false;
+  const pending = loadKept(`eights-offline-${code}`);
+  if (pending && token && (await goLocal(pending))) return;
   const answer = await api("GET", `/api/sheets/${code}`);
+  if (answer.status === 0 && token) {
+    const copy = loadKept(`eights-copy-${code}`);
+    const kept = copy && { code, base: copy.revision, scoring_url: copy.scoring_url, sheet: modelOf(copy), ops: [] };
+    if (kept && (await goLocal(kept))) return;
+  }
   if (!answer.ok) {
     $("sheet").hidden = true;
     return problem(answer.data.error);
@@ -292,6 +326,294 @@ async function openSheet(sheetCode) {
   show(answer.data);
   setUpSheet();
   follow();
+  sayNote();
+}
+
+// ----- kept offline ---------------------------------------------------------------------------------------
+
+let local = null; // a sheet kept on this phone: {id?, code?, base?, preset?, options?, scoring_url, sheet, ops, rules}
+let syncing = false;
+
+function loadKept(key) {
+  try {
+    const data = JSON.parse(stored(key) || "null");
+    return data && typeof data === "object" ? data : null;
+  } catch {
+    return null;
+  }
+}
+
+function forget(key) {
+  try {
+    localStorage.removeItem(key);
+  } catch {
+    // storage off
+  }
+}
+
+const keptKey = () => (local.code ? `eights-offline-${local.code}` : `eights-kept-${local.id}`);
+
+function saveLocal() {
+  const { rules, refused, ...record } = local;
+  store(keptKey(), JSON.stringify(record));
+}
+
+/** The sheet a server view shows, as scoring.js keeps it. */
+function modelOf(view) {
+  const rounds = view.rounds.map((r) => ({ out: r.out, left: r.left }));
+  return { players: view.players, first_dealer: view.first_dealer, rounds, finished: view.finished, undo: view.undo };
+}
+
+function scoringUrl(preset, options) {
+  const query = new URLSearchParams([["preset", preset], ...Object.entries(options).map(([k, v]) => ["option", `${k}=${v}`])]);
+  return `/api/scoring?${query}`;
+}
+
+const asked = new Map(); // the rules' scoring asked of the server by this page: url -> promise of the scoring or null
+
+/** The rules' scoring at ``url`` as this phone kept it, or null. */
+function keptRules(url) {
+  const data = loadKept(`eights-scoring-${url}`);
+  return data?.format === scoring.FORMAT ? data : null;
+}
+
+/** The rules' scoring at ``url`` from the server, kept on this phone (localStorage) for offline; null when the
+ * server cannot be reached or the phone cannot keep it. Asked once per page while it succeeds. */
+function fetchRules(url) {
+  if (!asked.has(url)) {
+    const answer = (async () => {
+      try {
+        const response = await fetch(url);
+        const data = response.ok ? await response.json() : null;
+        if (data?.format !== scoring.FORMAT) throw new Error("no scoring");
+        store(`eights-scoring-${url}`, JSON.stringify(data));
+        return data;
+      } catch {
+        asked.delete(url); // asked again next time
+        return null;
+      }
+    })();
+    asked.set(url, answer);
+  }
+  return asked.get(url);
+}
+
+/** Keep the rules' scoring at each of ``urls`` on this phone; whether all of them are kept. */
+async function keepScoring(urls) {
+  await Promise.all(urls.filter(Boolean).map(fetchRules));
+  return urls.every((url) => url && keptRules(url));
+}
+
+/** The rules' scoring from the server, or else as this phone kept it: the page scores from its own copy,
+ * whatever the service worker has kept. */
+async function loadRules(url) {
+  if (!url) return null;
+  return (await fetchRules(url)) || keptRules(url);
+}
+
+/** Say whether this phone can open the page and keep score at ``urls``' rules with no network: once the service
+ * worker is active (so it has kept the page and its files), whether the page has kept the rules' scoring. */
+async function sayOffline(urls) {
+  if (!("serviceWorker" in navigator)) return; // no worker (plain HTTP but on this machine): online only
+  const [kept] = await Promise.all([keepScoring(urls), navigator.serviceWorker.ready]);
+  document.body.dataset.offline = kept ? "ready" : "missing";
+  $("offline-state").textContent = kept
+    ? "This phone now keeps score with no network too: it opens this page and keeps a sheet by itself, " +
+      "and sends it when the server can be reached."
+    : "This phone could not keep everything it needs to keep score with no network: " +
+      "open this page again while it is connected.";
+  $("offline-state").hidden = false;
+}
+
+/** Go on with a sheet kept on this phone, scored here; false when the rules' scoring is not kept here. */
+async function goLocal(record) {
+  const rules = await loadRules(record.scoring_url);
+  if (!rules) return false;
+  local = { ...record, rules };
+  saveLocal();
+  if (!token) token = "kept";
+  $("sheet").hidden = false;
+  show(localView());
+  setUpSheet();
+  trySync();
+  window.addEventListener("online", trySync);
+  setInterval(trySync, SYNC_WAIT);
+  return true;
+}
+
+function localView() {
+  return { ...scoring.view(local.rules, local.sheet), code: local.code ?? null, revision: local.base ?? null };
+}
+
+/** A sheet started with no server: kept on this phone until it can be sent. */
+async function keepOffline(body) {
+  const url = scoringUrl(body.preset, body.options);
+  const rules = await loadRules(url);
+  if (!rules) {
+    return problem(
+      "The server cannot be reached, and this phone has not kept the scoring of these rules: " +
+        "start with the game's own options, or connect once with these.",
+    );
+  }
+  const players = body.players;
+  const empty = players.findIndex((name) => !name);
+  if (empty >= 0) return problem(`Player ${empty + 1} has an empty name: give every player a name of at least one letter.`);
+  const folded = players.map((name) => name.toLocaleLowerCase());
+  const twice = players.find((name, i) => folded.indexOf(name.toLocaleLowerCase()) !== i);
+  if (twice) return problem(`The name ${twice} is given twice: give every player a different name.`);
+  if (!rules.tables[String(players.length)]) {
+    return problem(`${players.length} players cannot play ${rules.title}; valid: ${Object.keys(rules.tables).join(", ")}.`);
+  }
+  const dealer = body.dealer || players[Math.floor(Math.random() * players.length)];
+  const id = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
+  const sheetData = { players, first_dealer: dealer, rounds: [], finished: false, undo: [] };
+  const record = { id, preset: body.preset, options: body.options, scoring_url: url, sheet: sheetData, ops: [] };
+  store(`eights-kept-${id}`, JSON.stringify(record));
+  history.replaceState(null, "", `/scorecard#kept=${id}`);
+  $("start").hidden = true;
+  await goLocal(record);
+}
+
+async function openKept(id) {
+  const record = loadKept(`eights-kept-${id}`);
+  if (record && (await goLocal(record))) return;
+  problem(record ? "This phone has not kept the scoring of this sheet's rules: connect once." : "This phone keeps no such sheet.");
+  history.replaceState(null, "", "/scorecard");
+  openStart();
+}
+
+/** A change made on the sheet kept here, scored here; refused in one line, changing nothing. */
+function localChange(method, path, body) {
+  const tail = path.split("/").slice(4); // ["rounds"], ["rounds", "3"], ["undo"] or ["finish"]
+  const number = Number(tail[1]);
+  const entry = body && "out" in body ? { out: body.out, left: body.left } : null;
+  try {
+    const { rules, sheet: kept } = local;
+    let next;
+    if (tail[0] === "undo") next = scoring.undo(rules, kept);
+    else if (tail[0] === "finish") next = scoring.finish(rules, kept);
+    else if (method === "POST") next = scoring.addRound(rules, kept, entry);
+    else if (method === "PUT") next = scoring.editRound(rules, kept, number, entry);
+    else next = scoring.deleteRound(rules, kept, number);
+    local.sheet = next;
+    local.ops.push({ method, path: tail.join("/"), body: entry });
+  } catch (error) {
+    problem(error.message);
+    return false;
+  }
+  saveLocal();
+  problem("");
+  const ended = !sheet.over && scoring.isOver(local.rules, local.sheet);
+  show(localView());
+  if (ended) $("result").scrollIntoView({ block: "center" });
+  return true;
+}
+
+/** Send what was kept here once the server answers; then show the server's sheet, saying where it differs. */
+async function trySync() {
+  if (!local || local.refused || syncing || busy) return;
+  syncing = true;
+  try {
+    if (local.code) await sendChanges();
+    else await sendKept();
+  } finally {
+    syncing = false;
+  }
+}
+
+const totalsWords = (view) => view.players.map((name, seat) => `${name} ${view.totals[seat]}`).join(", ");
+
+function agreement(mine, theirs) {
+  const same =
+    mine.rounds.length === theirs.rounds.length &&
+    JSON.stringify(mine.totals) === JSON.stringify(theirs.totals) &&
+    mine.over === theirs.over &&
+    JSON.stringify(mine.winners) === JSON.stringify(theirs.winners);
+  if (same) return null;
+  return (
+    `The server scored this sheet differently from this phone (here: ${totalsWords(mine)}; ` +
+    `on the server: ${totalsWords(theirs)}). This is the server's sheet, which counts.`
+  );
+}
+
+async function sendKept() {
+  const mine = localView();
+  const { players, first_dealer: dealer, rounds, finished } = local.sheet;
+  const body = { preset: local.preset, options: local.options, players, dealer, rounds, finished };
+  const answer = await api("POST", "/api/sheets", body);
+  if (answer.status === 0) return; // still no server: kept here, tried again
+  if (!answer.ok) {
+    // Refused as it stands: asking again would be refused again, so the page stops until it is opened anew.
+    local.refused = true;
+    problem(`The server refused this sheet: ${answer.data.error}. It stays on this phone.`);
+    return;
+  }
+  const { code: given, token: edit, sheet: theirs, refused } = answer.data;
+  remember(given, edit, theirs);
+  forget(keptKey());
+  const differs = refused
+    ? `The server refused ${refused}; the rounds before it were saved. This is the server's sheet, which counts.`
+    : agreement(mine, theirs);
+  leave(given, differs, `Sent to the server: the sheet now has a code, ${given}, and the server's totals agree with this phone's.`);
+}
+
+async function sendChanges() {
+  const mine = localView();
+  let revision = local.base;
+  let theirs = null;
+  while (local.ops.length) {
+    const op = local.ops[0];
+    const answer = await api(op.method, `/api/sheets/${local.code}/${op.path}`, { token, revision, ...(op.body || {}) });
+    if (answer.status === 0) return;
+    if (!answer.ok) {
+      const count = local.ops.length;
+      const changes = `${count} change${count === 1 ? "" : "s"} made on this phone ${count === 1 ? "was" : "were"} not sent`;
+      const why =
+        answer.status === 409
+          ? `This sheet was changed on another device while this phone was offline: ${changes}.`
+          : `The server refused a change made on this phone (${answer.data.error}): ${changes}.`;
+      forget(keptKey());
+      return leave(local.code, `${why} This is the server's sheet.`, null);
+    }
+    revision = answer.data.revision;
+    theirs = answer.data;
+    local.ops.shift();
+    local.base = revision;
+    saveLocal();
+  }
+  if (!theirs) {
+    const answer = await api("GET", `/api/sheets/${local.code}`);
+    if (answer.status === 0) return;
+    theirs = answer.data;
+  }
+  forget(keptKey());
+  leave(local.code, theirs.revision === undefined ? null : agreement(mine, theirs), "Sent to the server: its totals agree with this phone's.");
+}
+
+/** Show the server's sheet, with a note of what happened to what was kept here. */
+function leave(sheetCode, differs, agrees) {
+  try {
+    sessionStorage.setItem("eights-sheet-note", JSON.stringify(differs ? { problem: differs } : { said: agrees }));
+  } catch {
+    // storage off: the sheet is shown without the note
+  }
+  if (location.pathname === `/s/${sheetCode}`) location.reload();
+  else location.replace(`/s/${sheetCode}`);
+}
+
+function sayNote() {
+  let note = null;
+  try {
+    note = JSON.parse(sessionStorage.getItem("eights-sheet-note") || "null");
+    sessionStorage.removeItem("eights-sheet-note");
+  } catch {
+    return;
+  }
+  if (note?.problem) problem(note.problem);
+  else if (note?.said) {
+    $("said").textContent = note.said;
+    $("said").hidden = false;
+  }
 }
 
 /** Show the sheet as ``data`` has it. A round being entered that is now in the sheet, or a round being
@@ -300,6 +622,10 @@ async function openSheet(sheetCode) {
 function show(data, elsewhere = false) {
   const before = form;
   sheet = data;
+  if (!local && code && token) {
+    store(`eights-copy-${code}`, JSON.stringify(data));
+    sayOffline([data.scoring_url]);
+  }
   if (!form || (!form.editing && form.round !== (sheet.next?.round ?? null))) form = freshForm();
   if (form.editing && form.editing > sheet.rounds.length) form = freshForm();
   if (elsewhere && before && form !== before && begun(before)) {
@@ -339,6 +665,15 @@ function drawSheet() {
   $("undo").hidden = !editor || !sheet.can_undo;
   $("finish").hidden = !editor || sheet.over || !sheet.rounds.length;
   $("csv").href = `/api/sheets/${code}/sheet.csv`;
+  $("csv").hidden = Boolean(local);
+  $("share").hidden = Boolean(local);
+  document.body.dataset.kept = local ? (local.code ? "changes" : "sheet") : "";
+  if (local) {
+    $("connection").textContent = local.code
+      ? "The server cannot be reached: changes are kept on this phone and sent when it can be."
+      : "Kept on this phone: the server has not got this sheet yet. It is sent when the server can be reached.";
+    $("connection").hidden = false;
+  }
 }
 
 function nextWords() {
@@ -483,6 +818,7 @@ async function saveRound(event) {
 /** Send a change; on success show the sheet as saved. A refusal shows its one line and changes nothing
  * (a stale change also shows the sheet as it is now). */
 async function change(method, path, body) {
+  if (local) return localChange(method, path, body);
   if (busy) return false;
   busy = true;
   document.body.classList.add("busy");
@@ -702,6 +1038,11 @@ function follow() {
   open();
 }
 
+if ("serviceWorker" in navigator) {
+  navigator.serviceWorker.register("/scorecard-sw.js").catch(() => {}); // no worker: the page works online only
+}
 const path = /^\/s\/([\w-]+)$/.exec(location.pathname);
+const kept = /^#kept=(\w+)$/.exec(location.hash);
 if (path) openSheet(path[1]);
+else if (kept) openKept(kept[1]);
 else openStart();

@@ -134,6 +134,7 @@ export function checkEntry(rules, sheet, entry) {
       if (rules.keeps_points || entry.out === null) throw new Error(`no points or cards for ${name}: give every player who did not go out their points or their cards left`);
       continue;
     }
+    if (typeof left === "string") throw new Error(`${name}: ${left} is not points as this sheet reads them; write them with the digits 0-9 alone, like 35`);
     if (typeof left === "number") {
       if (!rules.keeps_points) throw new Error(`${name}: these rules keep no points, so give the cards left, not ${left} points`);
       if (!Number.isInteger(left) || left < 0 || left > table.most_points) throw new Error(`${name}: ${left} points: give 0 to ${table.most_points}`);
