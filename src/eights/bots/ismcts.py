@@ -69,7 +69,6 @@ from eights.engine.events import (
 from eights.engine.game import Game, shuffle
 from eights.engine.sampling import draw_constraints, known_cards, sample
 from eights.engine.tables import tables_for
-from eights.engine.views import view as view_of
 from eights.rules import RuleSet
 
 #: Default time per decision, in seconds.
@@ -522,7 +521,7 @@ def _rollout(
         if k == 1:
             apply(legal[0])
         elif turn < 2:
-            apply(model.decide(view_of(game, game.to_act))[0])  # type: ignore[union-attr]
+            apply(model.playout_move(game))  # type: ignore[union-attr]
         else:
             first = legal[0]
             if type(first) is Play:

@@ -193,7 +193,24 @@ def _mask(patterns: tuple[str, ...]) -> bytes:
     return bytes(1 if any(card_pattern_matches(p, c) for p in patterns) else 0 for c in range(54))
 
 
-@lru_cache(maxsize=64)
+#: The tables of the rule sets asked for last, by identity (each entry keeps its rule set alive): the
+#: engine and the bots ask at every step, and hashing a rule set, a frozen value of many fields, costs.
+_RECENT: dict[int, tuple[RuleSet, Tables]] = {}
+
+
 def tables_for(rules: RuleSet) -> Tables:
     """The compiled tables of a rule set (cached: rule sets are frozen values)."""
+    found = _RECENT.get(id(rules))
+    if found is not None and found[0] is rules:
+        return found[1]
+    if len(_RECENT) >= 64:
+        _RECENT.clear()
+    tables = _tables_for(rules)
+    _RECENT[id(rules)] = (rules, tables)
+    return tables
+
+
+@lru_cache(maxsize=64)
+def _tables_for(rules: RuleSet) -> Tables:
+    """One set of tables for equal rule sets, however many copies of them there are."""
     return Tables(rules)
