@@ -158,14 +158,16 @@ def test_the_belief_update_stops_at_its_deadline() -> None:
         bots = [HeuristicBot(7), HeuristicBot(57)]
         belief = belief_for(7)
         asked = 0
-        decide = belief.model.decide
+        move = belief.model.quick_move
 
-        def counted(seen: View, decide: Callable[[View], tuple[Action, str]] = decide) -> tuple[Action, str]:
+        def counted(
+            game: Game, voids: set[int] | None = None, move: Callable[[Game, set[int] | None], Action] = move
+        ) -> Action:
             nonlocal asked
             asked += 1
-            return decide(seen)
+            return move(game, voids)
 
-        belief.model.decide = counted  # type: ignore[method-assign]
+        belief.model.quick_move = counted  # type: ignore[method-assign]
         replays: list[int] = []
         while not game.is_over:
             seat = game.to_act

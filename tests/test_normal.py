@@ -8,6 +8,7 @@ import random
 import pytest
 
 from eights.bots import HeuristicBot, RandomBot
+from eights.bots.heuristic import read_voids
 from eights.bots.turnplan import FEATURES, TURN_END_WEIGHTS, WEIGHTS, plannable, planner_for, weights_for
 from eights.cards import Card, Suit
 from eights.engine import Game, view
@@ -151,18 +152,23 @@ def test_with_three_players_a_reverse_is_kept_when_it_would_hand_the_turn_to_a_p
 
 
 @pytest.mark.parametrize(("preset", "players"), [("classic", 2), ("action", 2), ("action", 3), ("baby-eating", 2)])
-def test_a_play_outs_move_is_the_move_from_the_view(preset: str, players: int) -> None:
-    """``playout_move`` (a search's play-outs, no log kept) makes ``decide``'s move and leaves the
-    same random state, where the turn planner decides and where the view does."""
-    rng = random.Random(f"playout:{preset}:{players}")
+@pytest.mark.parametrize("log", [False, True])
+def test_a_quick_move_is_the_move_from_the_view(preset: str, players: int, log: bool) -> None:
+    """``quick_move`` (a search's play-outs without a log, its belief's replays with one and the
+    voids read from the view) makes ``decide``'s move and leaves the same random state, where the
+    turn planner decides and where the view does."""
+    rng = random.Random(f"quick:{preset}:{players}:{log}")
     fast, slow = HeuristicBot(5), HeuristicBot(5)
     asked = 0
-    for _ in range(6):
-        game = Game(load_preset(preset), players, seed=rng.getrandbits(32), log=False)
+    for _ in range(10):
+        game = Game(load_preset(preset), players, seed=rng.getrandbits(32), log=log)
         while not game.is_over:
             legal = game.legal_actions()
             if len(legal) > 1:
-                assert fast.playout_move(game) == slow.decide(view(game, game.to_act))[0]
+                seat = game.to_act
+                seen = view(game, seat)
+                voids = read_voids(seen.history).get(1 - seat, set()) if log else None
+                assert fast.quick_move(game, voids) == slow.decide(seen)[0]
                 assert fast.rng.getstate() == slow.rng.getstate()
                 asked += 1
             game.apply(legal[rng.randrange(len(legal))])

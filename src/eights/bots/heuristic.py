@@ -46,7 +46,7 @@ from eights.cards import RANKS, SUITS, Card, Suit
 from eights.engine import Action, View
 from eights.engine import view as view_of
 from eights.engine.actions import Bury, ChoosePlayer, Draw, NameSuit, Pass, Play
-from eights.engine.events import CardPlayed, CardsDrawn, JackDropped, RoundStarted, StarterTurned, SuitNamed
+from eights.engine.events import CardPlayed, CardsDrawn, Event, JackDropped, RoundStarted, StarterTurned, SuitNamed
 from eights.engine.game import DRAWN_PHASE, PLAY_PHASE, SUIT_PHASE, Game
 from eights.engine.sampling import seat_world
 from eights.engine.tables import NAMED, Tables, tables_for
@@ -147,18 +147,21 @@ class HeuristicBot:
             return self._plan(s)
         return self._play(s)
 
-    def playout_move(self, game: Game) -> Action:
+    def quick_move(self, game: Game, voids: set[int] | None = None) -> Action:
         """``decide(view(game, game.to_act))[0]``: the same move from the same random state, for a
-        search's play-outs, whose games keep no log.
+        search, which asks for many (in its play-outs, and in its belief's replays).
 
-        Where the turn planner decides, it plans in ``seat_world(game, seat)``, the world
-        ``sample`` would deal from the seat's view (the engine's own per-seat reading of the
-        game), and no reason is put in words; every other choice is made from the view.
+        ``voids`` are the suits the seat's view shows the other seat lacks
+        (``read_voids(view.history).get(other, set())``), which a search replaying one history in
+        many games reads once for all; None where the game keeps no log (its view has no history).
+        Where the turn planner decides, it plans in ``seat_world(game, seat)``, the world ``sample``
+        would deal from the seat's view (the engine's own reading of the game for one seat), and
+        no reason is put in words; every other choice is made from the view.
         """
         seat = game.to_act
         phase = game.phase
         if (
-            game.log
+            (voids is None and game.log)
             or not (phase == SUIT_PHASE or (phase in (PLAY_PHASE, DRAWN_PHASE) and not game.chain))
             or not plannable(game.rules, game.players)
         ):
@@ -172,7 +175,8 @@ class HeuristicBot:
         if drawn is not None:
             return drawn
         choices = _suits_to_name(t, hand, legal) if phase == SUIT_PHASE else legal
-        return TurnPlanner(seat_world(game, seat, self.rng), seat, set(), self.weights).best(choices)[0]
+        world = seat_world(game, seat, self.rng)
+        return TurnPlanner(world, seat, voids if voids is not None else set(), self.weights).best(choices)[0]
 
     def _plan(self, s: Situation) -> tuple[Action, str]:
         """Two players, first out wins: the best line of the whole turn (``eights.bots.turnplan``)."""
@@ -214,7 +218,7 @@ class HeuristicBot:
             scored=bool(view.rules.score_values),
             points_decide=view.rules.points_decide(view.players),
             ally=ally,
-            voids=_voids(view),
+            voids=read_voids(view.history),
         )
 
     # ----- card values ------------------------------------------------------------------
@@ -582,11 +586,12 @@ class HeuristicBot:
 # ----- reading the history ------------------------------------------------------------
 
 
-def _voids(view: View) -> dict[int, set[int]]:
-    """Suits each seat seems to lack this round: it drew (by choice or need) while that suit was asked for."""
+def read_voids(history: Sequence[Event]) -> dict[int, set[int]]:
+    """Suits each seat seems to lack this round (a view's ``history``): it drew (by choice or need)
+    while that suit was asked for. Only what every seat sees is read."""
     voids: dict[int, set[int]] = {}
     suit = -1
-    for event in view.history:
+    for event in history:
         kind = type(event)
         if kind is CardPlayed or kind is JackDropped:
             card = event.card  # type: ignore[attr-defined]

@@ -188,7 +188,7 @@ def rollout(
         if k == 1:
             game.apply(legal[0])
         elif model is not None and turn < 2:
-            game.apply(model.playout_move(game))
+            game.apply(model.quick_move(game))
         else:
             first = legal[0]
             if type(first) is Play:

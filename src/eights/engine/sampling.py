@@ -162,11 +162,12 @@ def sample(view: View, rng: random.Random) -> Game:
 def seat_world(game: Game, seat: int, rng: random.Random) -> Game:
     """``sample(view(game, seat), rng)``, the same world from the same random state, without the view.
 
-    For a search's play-outs, whose games keep no log (a view of one has no history): the
-    public fields and the seat's hand are read from ``game`` as ``view`` reads them, and the
-    rest is dealt by the code ``sample`` deals with. A game with a log is sampled from its view.
+    For a search, which asks for many: the public fields and the seat's hand are read from
+    ``game`` as ``view`` reads them, and the rest is dealt by the code ``sample`` deals with.
+    Where a blind swap in the log may have shown the seat a card of another hand
+    (``known_cards``), the world is sampled from the view.
     """
-    if game.log:
+    if game.log and any(type(event) is CardsSwapped for event in game.log):
         return sample(view_of(game, seat), rng)
     world = game.shallow_copy()
     world.totals = game.totals[:]
