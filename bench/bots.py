@@ -366,7 +366,7 @@ def bench_latency(level: str, decisions: int, preset: str, players: int, seed: i
 PRE_COMPILED = "2acb6e4"
 
 # The child process of (d): the old expert, from its own source tree (PYTHONPATH), one bot and one
-# game per key. It follows each game from its seed and the moves played, as indexes into its own
+# game at a time. It follows each game from its seed and the moves played, as indexes into its own
 # legal lists (the engines deal and list alike; every move's repr is checked on both sides), so
 # nothing passes between the two versions of the code but numbers and text.
 _OLD_EXPERT = """
@@ -384,7 +384,7 @@ for line in sys.stdin:
     if request[0] == "new":
         _, key, preset, game_seed, bot_seed = request
         game = Game(load_preset(preset), 2, seed=game_seed, log=True)
-        games[key] = (game, make_bot("expert", bot_seed, seconds=seconds))
+        games = {key: (game, make_bot("expert", bot_seed, seconds=seconds))}  # the games before are over
         continue
     _, key, moves = request
     game, bot = games[key]
@@ -476,7 +476,11 @@ def bench_match(games: int, seconds: float, preset: str, seed: int, old: str) ->
                     lost += 1
         finally:
             ask.close()
-            child.wait(timeout=10)
+            try:
+                child.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                child.kill()
+                child.wait()
     score = (won + shared / 2) / games
     points = [1.0] * won + [0.5] * shared + [0.0] * lost
     var = sum((x - score) ** 2 for x in points) / max(games - 1, 1)
