@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from eights.bots.ismcts import Worlds, named_suits
 from eights.cards import Card, Suit
 from eights.engine import view
@@ -119,8 +121,11 @@ def test_a_suit_just_named_is_read_as_one_its_namer_holds():
     assert named_suits(view(game, 1)) == {}  # it has laid a card since: the heart may be gone
 
 
-def test_a_seat_world_is_the_world_sampled_from_the_seats_view():
-    """``seat_world`` (a play-out's reading of the game) deals what ``sample`` deals from the view."""
+@pytest.mark.parametrize("log", [False, True])
+def test_a_seat_world_is_the_world_sampled_from_the_seats_view(log: bool):
+    """``seat_world`` (a search's reading of the game for one seat) deals what ``sample`` deals from
+    the view: in games without a log (play-outs), and with one (the belief's particles; baby-eating's
+    blind swaps show cards of other hands)."""
     from eights.engine import Game
     from eights.engine.game import FIELDS
     from eights.engine.sampling import sample, seat_world
@@ -130,7 +135,7 @@ def test_a_seat_world_is_the_world_sampled_from_the_seats_view():
     for preset, players in (("classic", 2), ("action", 2), ("action", 3), ("derange", 4), ("baby-eating", 5)):
         rng = random.Random(f"seat-world:{preset}")
         for _ in range(4):
-            game = Game(load_preset(preset), players, seed=rng.getrandbits(32), log=False)
+            game = Game(load_preset(preset), players, seed=rng.getrandbits(32), log=log)
             while not game.is_over and checked < 5000:
                 for seat in {game.to_act, rng.randrange(players)}:
                     k = rng.getrandbits(32)
