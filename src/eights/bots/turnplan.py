@@ -41,7 +41,7 @@ from eights.engine import Action, View
 from eights.engine.actions import Draw, NameSuit, Pass, Play
 from eights.engine.game import Game
 from eights.engine.sampling import sample
-from eights.engine.tables import KINDS, Effect, Tables, tables_for
+from eights.engine.tables import KINDS, Effect, Tables, by_identity, tables_for
 from eights.rules import RuleSet
 
 #: The features of a turn's end, in the order of ``WEIGHTS``.
@@ -130,27 +130,17 @@ _FREE = tuple(KINDS.index(kind) for kind in ("skip", "reverse", "draw", "chain")
 _DEPTH = 12
 
 
-#: ``plannable`` and ``weights_for`` by the identity of the rule set (which each entry keeps alive):
-#: asked at every decision, they would otherwise hash the rule set, a frozen value of many fields.
-_PLANNABLE: dict[tuple[int, int], tuple[RuleSet, bool]] = {}
+_PLANNABLE: dict[int, tuple[RuleSet, bool]] = {}
 _WEIGHTS: dict[int, tuple[RuleSet, tuple[float, ...]]] = {}
 
 
 def plannable(rules: RuleSet, players: int) -> bool:
     """Whether the planner plays this game: two players, the first out wins, plain action cards."""
-    key = (id(rules), players)
-    found = _PLANNABLE.get(key)
-    if found is not None and found[0] is rules:
-        return found[1]
-    if len(_PLANNABLE) >= 64:
-        _PLANNABLE.clear()
-    answer = _plannable(rules, players)
-    _PLANNABLE[key] = (rules, answer)
-    return answer
+    return players == 2 and by_identity(_PLANNABLE, rules, _plannable_by_two)
 
 
-def _plannable(rules: RuleSet, players: int) -> bool:
-    if players != 2 or rules.points_decide(players):
+def _plannable_by_two(rules: RuleSet) -> bool:
+    if rules.points_decide(2):
         return False
     t = tables_for(rules)
     used = {KINDS[i] for effect in t.effect if effect is not None for i, count in enumerate(effect) if count}
@@ -159,15 +149,12 @@ def _plannable(rules: RuleSet, players: int) -> bool:
 
 def weights_for(rules: RuleSet) -> tuple[float, ...]:
     """``WEIGHTS`` where a card gives another turn with two players, else ``TURN_END_WEIGHTS``."""
-    found = _WEIGHTS.get(id(rules))
-    if found is not None and found[0] is rules:
-        return found[1]
-    if len(_WEIGHTS) >= 64:
-        _WEIGHTS.clear()
+    return by_identity(_WEIGHTS, rules, _weights)
+
+
+def _weights(rules: RuleSet) -> tuple[float, ...]:
     t = tables_for(rules)
-    weights = WEIGHTS if any(gives_another_turn(effect) for effect in t.effect) else TURN_END_WEIGHTS
-    _WEIGHTS[id(rules)] = (rules, weights)
-    return weights
+    return WEIGHTS if any(gives_another_turn(effect) for effect in t.effect) else TURN_END_WEIGHTS
 
 
 def gives_another_turn(effect: Effect | None) -> bool:
