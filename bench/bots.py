@@ -20,8 +20,9 @@ default in 2-player classic and action: the worlds come from the belief, and the
 player plays the rest of the seat's turn and the other's next turn in the paired test's
 play-outs). The positions are those of real games: both seats are such bots and play each
 game to its end. Every decision with more than one legal action is timed
-(``time.perf_counter`` around ``bot.choose(view)``; the view is built outside the timer)
-until ``--decisions`` (default 100) are timed; simulations per second = the sum of
+(``time.perf_counter`` around ``bot.choose(view)``, or with ``--cpu-time`` this process's CPU
+time, ``time.process_time``, which the machine's other load does not swamp; the view is built
+outside the timer) until ``--decisions`` (default 100) are timed; simulations per second = the sum of
 ``bot.last_iterations`` over the sum of those times. A simulation is one sampled deal, one
 walk down the tree and one rollout to the end of the round, or (the second half of the
 budget) one play-out of the paired test: a sampled deal played to the end of the round
@@ -100,8 +101,10 @@ except ImportError:  # run from a checkout without the package installed
 # ----- (a) our search -------------------------------------------------------------------------
 
 
-def bench_ours(iterations: int, decisions: int, seed: int, model: bool) -> dict[str, Any]:
-    """Our ISMCTS on 2-player classic: simulations per second over ``decisions`` timed decisions."""
+def bench_ours(iterations: int, decisions: int, seed: int, model: bool, cpu: bool = False) -> dict[str, Any]:
+    """Our ISMCTS on 2-player classic: simulations per second over ``decisions`` timed decisions
+    (``cpu``: seconds of this process's CPU time, not of the wall clock)."""
+    clock = time.process_time if cpu else time.perf_counter
     rules = load_preset("classic")
     rng = random.Random(f"eights-bench-bots:{seed}")
     timed = sims = games = forced = 0
@@ -114,12 +117,12 @@ def bench_ours(iterations: int, decisions: int, seed: int, model: bool) -> dict[
             seat = game.to_act
             seen = view(game, seat)
             bot = bots[seat]
-            before = time.perf_counter()
+            before = clock()
             if len(seen.legal) > 1:
                 bot.worlds(seen)  # the belief's update: choose() then finds it done
-            start = time.perf_counter()
+            start = clock()
             action = bot.choose(seen)
-            elapsed = time.perf_counter() - start
+            elapsed = clock() - start
             if len(seen.legal) > 1:
                 timed += 1
                 sims += bot.last_iterations
@@ -130,6 +133,7 @@ def bench_ours(iterations: int, decisions: int, seed: int, model: bool) -> dict[
             game.apply(action)
     return {
         "bot": f"eights ISMCTSBot(seconds=None, iterations={iterations}, model={model})",
+        "clock": "process CPU time" if cpu else "wall",
         "game": "classic, 2 players",
         "games": games,
         "decisions": timed,
@@ -535,6 +539,12 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--seed", type=int, default=0, help="seed of the deals and the bots")
     parser.add_argument("--no-openspiel", action="store_true", help="skip the OpenSpiel comparison")
+    parser.add_argument(
+        "--cpu-time",
+        action="store_true",
+        help="time (a) in this process's CPU seconds, not the wall clock's: what a core of its own would "
+        "give, on a machine whose load swamps wall time (OpenSpiel's (b) stays on the wall clock)",
+    )
     out = parser.add_mutually_exclusive_group()
     out.add_argument("--json", dest="text", action="store_false", help="JSON output (the default)")
     out.add_argument("--text", dest="text", action="store_true", help="a plain table instead of JSON")
@@ -561,8 +571,8 @@ def main(argv: list[str] | None = None) -> int:
         "machine": platform.machine(),
     }
     if args.only in (None, "search"):
-        ours = bench_ours(args.iterations, args.decisions, args.seed, model=False)
-        modelled = bench_ours(args.iterations, args.decisions, args.seed, model=True)
+        ours = bench_ours(args.iterations, args.decisions, args.seed, model=False, cpu=args.cpu_time)
+        modelled = bench_ours(args.iterations, args.decisions, args.seed, model=True, cpu=args.cpu_time)
         if args.no_openspiel:
             openspiel: dict[str, Any] | None = None
             reason: str | None = "skipped (--no-openspiel)"
@@ -577,6 +587,8 @@ def main(argv: list[str] | None = None) -> int:
         if openspiel is None:
             search["openspiel_reason"] = reason
             search["ratio_ours_to_openspiel"] = None
+        elif args.cpu_time:
+            search["ratio_ours_to_openspiel"] = None  # CPU time against OpenSpiel's wall time: no ratio
         else:
             search["ratio_ours_to_openspiel"] = round(
                 ours["simulations_per_second"] / openspiel["simulations_per_second"], 2
