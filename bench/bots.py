@@ -20,8 +20,9 @@ default in 2-player classic and action: the worlds come from the belief, and the
 player plays the rest of the seat's turn and the other's next turn in the paired test's
 play-outs). The positions are those of real games: both seats are such bots and play each
 game to its end. Every decision with more than one legal action is timed
-(``time.perf_counter`` around ``bot.choose(view)``; the view is built outside the timer)
-until ``--decisions`` (default 100) are timed; simulations per second = the sum of
+(``time.perf_counter`` around ``bot.choose(view)``, or with ``--cpu-time`` this process's CPU
+time, ``time.process_time``, which the machine's other load does not swamp; the view is built
+outside the timer) until ``--decisions`` (default 100) are timed; simulations per second = the sum of
 ``bot.last_iterations`` over the sum of those times. A simulation is one sampled deal, one
 walk down the tree and one rollout to the end of the round, or (the second half of the
 budget) one play-out of the paired test: a sampled deal played to the end of the round
@@ -60,13 +61,15 @@ other player (2 players, the first out wins), how many of its updates the deadli
 (d) ``--only match``: the new ``expert`` against the old one at the same time budget
 (``--match-seconds`` per decision, default 0.1 s), ``--match-games`` games (default 100) of
 2-player ``--match-variant`` (default classic), seats alternating. The new one is this
-process's build (``eights --version`` names it: compiled where the install could build it);
-the old one is the same bot on the pure-Python build (today's engine and search code, which the
-compiled build plays move for move alike when the budget is a count of simulations), run in a
-child process started with ``EIGHTS_PURE=1`` and asked for each of its moves through a pipe;
-the time of the pipe is not charged to its budget. Reported: the new one's wins, losses and
-shared wins, its score (a shared win counts half) and the score's 95 % interval (normal
-approximation).
+process's build (``eights --version`` names it: compiled where the install could build it).
+The old one is ``--match-old``: by default the code of the last commit before the compiled
+engine (``PRE_COMPILED``, unpacked from git: today's expert as it was), or ``pure``, this
+code's pure-Python build (the same decisions as the compiled one on a count of simulations,
+at its own speed). It runs in a child process on that source tree, which follows each game
+from its seed and the moves played (the engines deal and list moves alike; every move is
+checked on both sides); the time of the pipe is not charged to its budget. Reported: the new
+one's wins, losses and shared wins, its score (a shared win counts half) and the score's
+95 % interval (normal approximation).
 
 The machine's other load shows in every number: compare runs made side by side.
 """
@@ -98,8 +101,10 @@ except ImportError:  # run from a checkout without the package installed
 # ----- (a) our search -------------------------------------------------------------------------
 
 
-def bench_ours(iterations: int, decisions: int, seed: int, model: bool) -> dict[str, Any]:
-    """Our ISMCTS on 2-player classic: simulations per second over ``decisions`` timed decisions."""
+def bench_ours(iterations: int, decisions: int, seed: int, model: bool, cpu: bool = False) -> dict[str, Any]:
+    """Our ISMCTS on 2-player classic: simulations per second over ``decisions`` timed decisions
+    (``cpu``: seconds of this process's CPU time, not of the wall clock)."""
+    clock = time.process_time if cpu else time.perf_counter
     rules = load_preset("classic")
     rng = random.Random(f"eights-bench-bots:{seed}")
     timed = sims = games = forced = 0
@@ -112,12 +117,12 @@ def bench_ours(iterations: int, decisions: int, seed: int, model: bool) -> dict[
             seat = game.to_act
             seen = view(game, seat)
             bot = bots[seat]
-            before = time.perf_counter()
+            before = clock()
             if len(seen.legal) > 1:
                 bot.worlds(seen)  # the belief's update: choose() then finds it done
-            start = time.perf_counter()
+            start = clock()
             action = bot.choose(seen)
-            elapsed = time.perf_counter() - start
+            elapsed = clock() - start
             if len(seen.legal) > 1:
                 timed += 1
                 sims += bot.last_iterations
@@ -128,6 +133,7 @@ def bench_ours(iterations: int, decisions: int, seed: int, model: bool) -> dict[
             game.apply(action)
     return {
         "bot": f"eights ISMCTSBot(seconds=None, iterations={iterations}, model={model})",
+        "clock": "process CPU time" if cpu else "wall",
         "game": "classic, 2 players",
         "games": games,
         "decisions": timed,
@@ -360,79 +366,131 @@ def bench_latency(level: str, decisions: int, preset: str, players: int, seed: i
 # ----- (d) the new expert against the old ------------------------------------------------------
 
 
-def _old_expert(conn: Any, seconds: float) -> None:
-    """The child process of (d): the expert on the pure build, one bot per (game, seat) key."""
-    import eights
-    from eights.bots import make_bot as make
+#: The last commit before the compiled engine (issue 32): today's expert of (d), as it was.
+PRE_COMPILED = "2acb6e4"
 
-    conn.send(eights.BUILD)
-    bots: dict[tuple[int, int], Any] = {}
-    while True:
-        request = conn.recv()
-        if request is None:
-            return
-        key, seed, seen = request
-        bot = bots.get(key)
-        if bot is None:
-            bot = bots[key] = make("expert", seed, seconds=seconds)
-        conn.send(bot.choose(seen))
+# The child process of (d): the old expert, from its own source tree (PYTHONPATH), one bot and one
+# game at a time. It follows each game from its seed and the moves played, as indexes into its own
+# legal lists (the engines deal and list alike; every move's repr is checked on both sides), so
+# nothing passes between the two versions of the code but numbers and text.
+_OLD_EXPERT = """
+import json, sys
+import eights
+from eights.bots import make_bot
+from eights.engine import Game, view
+from eights.rules import load_preset
+
+seconds = float(sys.argv[1])
+print(json.dumps(getattr(eights, "BUILD", "pure Python")), flush=True)
+games = {}
+for line in sys.stdin:
+    request = json.loads(line)
+    if request[0] == "new":
+        _, key, preset, game_seed, bot_seed = request
+        game = Game(load_preset(preset), 2, seed=game_seed, log=True)
+        games = {key: (game, make_bot("expert", bot_seed, seconds=seconds))}  # the games before are over
+        continue
+    _, key, moves = request
+    game, bot = games[key]
+    for index, text in moves:
+        action = game.legal_actions()[index]
+        assert repr(action) == text, (repr(action), text)
+        game.apply(action)
+    seen = view(game, game.to_act)
+    action = bot.choose(seen)
+    print(json.dumps([seen.legal.index(action), repr(action)]), flush=True)
+"""
 
 
-def bench_match(games: int, seconds: float, preset: str, seed: int) -> dict[str, Any]:
-    """The new expert (this build) against the old (the pure build, in a child process), 2 players."""
-    import multiprocessing
+def _old_source(old: str, into: Path) -> Path:
+    """The ``src`` folder of the old expert: this checkout's (``pure``) or commit ``old``'s, unpacked."""
+    root = Path(__file__).resolve().parent.parent
+    if old == "pure":
+        return root / "src"
+    import io
+    import subprocess
+    import tarfile
+
+    archive = subprocess.run(["git", "archive", "--format=tar", old, "src"], cwd=root, capture_output=True, check=True)
+    with tarfile.open(fileobj=io.BytesIO(archive.stdout)) as tar:
+        tar.extractall(into, filter="data")
+    return into / "src"
+
+
+def bench_match(games: int, seconds: float, preset: str, seed: int, old: str) -> dict[str, Any]:
+    """The new expert (this build) against the old (``old``: a commit, or ``pure`` for this code's
+    pure build) in a child process, 2 players."""
     import os
+    import subprocess
+    import tempfile
 
     import eights
 
-    ctx = multiprocessing.get_context("spawn")
-    ours, theirs = ctx.Pipe()
-    saved = os.environ.get("EIGHTS_PURE")
-    os.environ["EIGHTS_PURE"] = "1"  # the child imports eights afresh: the pure build
-    try:
-        child = ctx.Process(target=_old_expert, args=(theirs, seconds), daemon=True)
-        child.start()
-    finally:
-        if saved is None:
-            del os.environ["EIGHTS_PURE"]
-        else:
-            os.environ["EIGHTS_PURE"] = saved
-    old_build = ours.recv()
-    rules = load_preset(preset)
-    rng = random.Random(f"eights-bench-match:{seed}")
-    won = lost = shared = 0
-    try:
-        for number in range(games):
-            game = Game(rules, 2, seed=rng.getrandbits(48), log=True)
-            new_seat = number % 2
-            bot_seed = rng.getrandbits(32)
-            new = make_bot("expert", bot_seed, seconds=seconds)
-            while not game.is_over:
-                seat = game.to_act
-                seen = view(game, seat)
-                if seat == new_seat:
-                    action = new.choose(seen)
+    with tempfile.TemporaryDirectory(prefix="eights-old-") as tmp:
+        source = _old_source(old, Path(tmp))
+        env = {**os.environ, "PYTHONPATH": str(source), "EIGHTS_PURE": "1"}
+        child = subprocess.Popen(
+            [sys.executable, "-c", _OLD_EXPERT, str(seconds)],
+            cwd=tmp,
+            env=env,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        assert child.stdin is not None and child.stdout is not None
+        ask, answer = child.stdin, child.stdout
+
+        def send(request: list[Any]) -> None:
+            ask.write(json.dumps(request) + "\n")
+            ask.flush()
+
+        old_build = json.loads(answer.readline())
+        rules = load_preset(preset)
+        rng = random.Random(f"eights-bench-match:{seed}")
+        won = lost = shared = 0
+        try:
+            for number in range(games):
+                game_seed = rng.getrandbits(48)
+                game = Game(rules, 2, seed=game_seed, log=True)
+                new_seat = number % 2
+                bot_seed = rng.getrandbits(32)
+                new = make_bot("expert", bot_seed, seconds=seconds)
+                send(["new", number, preset, game_seed, bot_seed])
+                moves: list[tuple[int, str]] = []  # played since the old one last moved
+                while not game.is_over:
+                    seat = game.to_act
+                    legal = game.legal_actions()
+                    if seat == new_seat:
+                        action = new.choose(view(game, seat))
+                    else:
+                        send(["move", number, moves])
+                        index, text = json.loads(answer.readline())
+                        action = legal[index]
+                        assert repr(action) == text, (repr(action), text)
+                        moves = []
+                    moves.append((legal.index(action), repr(action)))
+                    game.apply(action)
+                assert game.outcome is not None
+                winners = game.outcome.winners
+                if len(winners) > 1:
+                    shared += 1
+                elif new_seat in winners:
+                    won += 1
                 else:
-                    ours.send(((number, seat), bot_seed, seen))
-                    action = ours.recv()
-                game.apply(action)
-            assert game.outcome is not None
-            winners = game.outcome.winners
-            if len(winners) > 1:
-                shared += 1
-            elif new_seat in winners:
-                won += 1
-            else:
-                lost += 1
-    finally:
-        ours.send(None)
-        child.join(timeout=10)
+                    lost += 1
+        finally:
+            ask.close()
+            try:
+                child.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                child.kill()
+                child.wait()
     score = (won + shared / 2) / games
     points = [1.0] * won + [0.5] * shared + [0.0] * lost
     var = sum((x - score) ** 2 for x in points) / max(games - 1, 1)
     half = 1.96 * (var / games) ** 0.5
     return {
-        "match": f"new expert ({eights.BUILD}) against the old ({old_build}), 2 players, {preset}",
+        "match": f"new expert ({eights.BUILD}) against the old ({old}: {old_build}), 2 players, {preset}",
         "seconds_per_decision": seconds,
         "games": games,
         "new_won": won,
@@ -471,10 +529,22 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--match-seconds", type=float, default=0.1, help="time per decision in (d) (default 0.1)")
     parser.add_argument("--match-variant", default="classic", help="the preset of (d) (default classic)")
     parser.add_argument(
+        "--match-old",
+        default=PRE_COMPILED,
+        help=f"the old expert of (d): a commit (default {PRE_COMPILED}, the last before the compiled engine) "
+        "or pure (this code's pure build)",
+    )
+    parser.add_argument(
         "--quick", action="store_true", help="small counts: 30 decisions, hard 40 and expert 10 per preset"
     )
     parser.add_argument("--seed", type=int, default=0, help="seed of the deals and the bots")
     parser.add_argument("--no-openspiel", action="store_true", help="skip the OpenSpiel comparison")
+    parser.add_argument(
+        "--cpu-time",
+        action="store_true",
+        help="time (a) in this process's CPU seconds, not the wall clock's: what a core of its own would "
+        "give, on a machine whose load swamps wall time (OpenSpiel's (b) stays on the wall clock)",
+    )
     out = parser.add_mutually_exclusive_group()
     out.add_argument("--json", dest="text", action="store_false", help="JSON output (the default)")
     out.add_argument("--text", dest="text", action="store_true", help="a plain table instead of JSON")
@@ -501,8 +571,8 @@ def main(argv: list[str] | None = None) -> int:
         "machine": platform.machine(),
     }
     if args.only in (None, "search"):
-        ours = bench_ours(args.iterations, args.decisions, args.seed, model=False)
-        modelled = bench_ours(args.iterations, args.decisions, args.seed, model=True)
+        ours = bench_ours(args.iterations, args.decisions, args.seed, model=False, cpu=args.cpu_time)
+        modelled = bench_ours(args.iterations, args.decisions, args.seed, model=True, cpu=args.cpu_time)
         if args.no_openspiel:
             openspiel: dict[str, Any] | None = None
             reason: str | None = "skipped (--no-openspiel)"
@@ -517,6 +587,8 @@ def main(argv: list[str] | None = None) -> int:
         if openspiel is None:
             search["openspiel_reason"] = reason
             search["ratio_ours_to_openspiel"] = None
+        elif args.cpu_time:
+            search["ratio_ours_to_openspiel"] = None  # CPU time against OpenSpiel's wall time: no ratio
         else:
             search["ratio_ours_to_openspiel"] = round(
                 ours["simulations_per_second"] / openspiel["simulations_per_second"], 2
@@ -534,7 +606,9 @@ def main(argv: list[str] | None = None) -> int:
                 "--match-games must be at least 1, --match-seconds positive, "
                 f"--match-variant one of {', '.join(PRESETS)}"
             )
-        report["match"] = bench_match(args.match_games, args.match_seconds, args.match_variant, args.seed)
+        report["match"] = bench_match(
+            args.match_games, args.match_seconds, args.match_variant, args.seed, args.match_old
+        )
     if args.text:
         print(_table(report))
     else:

@@ -41,9 +41,9 @@ from concurrent.futures import ProcessPoolExecutor
 
 from eights.bots import HeuristicBot, RandomBot
 from eights.bots.base import Bot
-from eights.bots.heuristic import _voids
+from eights.bots.heuristic import read_voids
 from eights.bots.ismcts import Worlds
-from eights.bots.turnplan import FEATURES, TURN_END_FEATURES, TURN_END_WEIGHTS, WEIGHTS, TurnPlanner, plannable
+from eights.bots.turnplan import FEATURES, TURN_END_FEATURES, TURN_END_WEIGHTS, WEIGHTS, plannable, planner_for
 from eights.engine import Action, Game, view
 from eights.rules import RuleSet, load_preset
 from eights.simulate import bot_seed, game_seed
@@ -81,7 +81,9 @@ def gather_turn_ends(args: tuple[str, int, int, int, Weights]) -> list[Row]:
             g.play(bots[seat].choose(view(g, seat)), seat)
             if seat == mine and g.to_act != mine and not g.is_over:
                 seen = view(g, mine)
-                planner = TurnPlanner(seen, random.Random(index), _voids(seen).get(1 - mine, set()), weights)
+                planner = planner_for(
+                    seen, random.Random(index), read_voids(seen.history).get(1 - mine, set()), weights
+                )
                 ends.append(planner.features(g)[: len(TURN_END_FEATURES)])
         assert g.outcome is not None
         won = 1.0 if mine in g.outcome.winners else 0.0
@@ -101,8 +103,8 @@ def gather_decisions(args: tuple[str, int, int, int, int, Weights]) -> list[Choi
             seat = g.to_act
             seen = view(g, seat)
             if seat == mine and len(seen.legal) > 1 and seen.phase in PHASES and not seen.chain:
-                voids = _voids(seen).get(1 - mine, set())
-                planner = TurnPlanner(seen, random.Random(rng.getrandbits(32)), voids, weights)
+                voids = read_voids(seen.history).get(1 - mine, set())
+                planner = planner_for(seen, random.Random(rng.getrandbits(32)), voids, weights)
                 plans = [planner.line(a) for a in seen.legal]
                 if all(p.ending is not None for p in plans):
                     worlds = Worlds(seen, rng, True)

@@ -10,7 +10,8 @@ import pytest
 
 from eights.bots import HeuristicBot, ISMCTSBot
 from eights.bots.belief import DEADLINE_TRIES, Belief
-from eights.bots.ismcts import DUEL_RIVALS, Worlds, _rollout
+from eights.bots.ismcts import DUEL_RIVALS, Worlds
+from eights.bots.playout import rollout
 from eights.cards import Card, Suit, standard_pack
 from eights.engine import Action, Game, View, view
 from eights.engine.events import CardPlayed, CardsDrawn, Passed
@@ -122,7 +123,7 @@ def test_the_paired_test_lets_the_model_play_the_rest_of_the_turn_and_the_others
             return super().decide(seen)
 
     start = len(played.log or ())
-    _rollout(played, played.round_index, random.Random(1).randrange, played.t.wild, 1 << 30, Model(1), me)
+    rollout(played, played.round_index, random.Random(1), played.t.wild, 1 << 30, Model(1), me)
     log = played.log or []
     acts = [(i, e.seat) for i, e in enumerate(log) if i >= start and isinstance(e, CardPlayed | CardsDrawn | Passed)]
     theirs = next(i for i, seat in acts if seat != me)  # the others' next turn starts ...
@@ -157,14 +158,16 @@ def test_the_belief_update_stops_at_its_deadline() -> None:
         bots = [HeuristicBot(7), HeuristicBot(57)]
         belief = belief_for(7)
         asked = 0
-        decide = belief.model.decide
+        move = belief.model.quick_move
 
-        def counted(seen: View, decide: Callable[[View], tuple[Action, str]] = decide) -> tuple[Action, str]:
+        def counted(
+            game: Game, voids: set[int] | None = None, move: Callable[[Game, set[int] | None], Action] = move
+        ) -> Action:
             nonlocal asked
             asked += 1
-            return decide(seen)
+            return move(game, voids)
 
-        belief.model.decide = counted  # type: ignore[method-assign]
+        belief.model.quick_move = counted  # type: ignore[method-assign]
         replays: list[int] = []
         while not game.is_over:
             seat = game.to_act

@@ -21,6 +21,7 @@ import pytest
 
 import eights
 from eights._build import COMPILED
+from eights.bots import ISMCTSBot
 from eights.engine import Game, view
 from eights.engine.sampling import sample
 from eights.rules import load_preset
@@ -68,11 +69,33 @@ def play_games(games: int, seed: int) -> dict[str, str]:
     return out
 
 
-def run_build(pure: bool, games: int, seed: int) -> tuple[str, dict[str, str]]:
+#: (preset, players, model): the searches whose inner loops the install compiles, with and without the belief.
+SEARCHES = [("classic", 2, True), ("action", 2, True), ("classic", 2, False), ("action", 3, True)]
+
+
+def play_search_games(games: int, seed: int) -> dict[str, str]:
+    """Per search, a hash of every decision of games between ``hard`` players on a budget of
+    simulations (not of time), in the build this process runs."""
+    out = {}
+    for preset, players, model in SEARCHES:
+        rng = random.Random(f"{seed}:{preset}:{players}:{model}")
+        digest = hashlib.sha256()
+        for _ in range(games):
+            game = Game(load_preset(preset), players, seed=rng.getrandbits(48))
+            bots = [ISMCTSBot(rng.getrandbits(32), seconds=None, iterations=60, model=model) for _ in range(players)]
+            while not game.is_over:
+                action = bots[game.to_act].choose(view(game, game.to_act))
+                digest.update(repr(action).encode())
+                game.play(action)
+        out[f"{preset} {players}p model={model}"] = digest.hexdigest()
+    return out
+
+
+def run_build(pure: bool, games: int, seed: int, play: str = "play_games") -> tuple[str, dict[str, str]]:
     env = {**os.environ, "EIGHTS_PURE": "1" if pure else ""}
     code = (
-        "import json, sys, eights; from tests.test_builds import play_games; "
-        "print(json.dumps([eights.BUILD, play_games(int(sys.argv[1]), int(sys.argv[2]))]))"
+        f"import json, sys, eights; from tests.test_builds import {play}; "
+        f"print(json.dumps([eights.BUILD, {play}(int(sys.argv[1]), int(sys.argv[2]))]))"
     )
     done = subprocess.run(
         [sys.executable, "-c", code, str(games), str(seed)],
@@ -103,6 +126,17 @@ def test_both_builds_play_the_same_games():
     assert compiled_build.startswith("compiled")
     assert pure_build == "pure Python (EIGHTS_PURE is set)"
     assert len(compiled) == len(CONFIGS)
+    assert compiled == pure
+
+
+def test_both_builds_search_alike():
+    """The search's compiled loops (tree, play-outs, the normal player's moves in them, the belief)
+    make the pure build's decisions, simulation for simulation."""
+    need_compiled()
+    compiled_build, compiled = run_build(pure=False, games=3, seed=32, play="play_search_games")
+    pure_build, pure = run_build(pure=True, games=3, seed=32, play="play_search_games")
+    assert compiled_build.startswith("compiled") and pure_build.startswith("pure")
+    assert len(compiled) == len(SEARCHES)
     assert compiled == pure
 
 

@@ -8,7 +8,8 @@ import random
 import pytest
 
 from eights.bots import HeuristicBot, RandomBot
-from eights.bots.turnplan import FEATURES, TURN_END_WEIGHTS, WEIGHTS, TurnPlanner, plannable, weights_for
+from eights.bots.heuristic import read_voids
+from eights.bots.turnplan import FEATURES, TURN_END_WEIGHTS, WEIGHTS, plannable, planner_for, weights_for
 from eights.cards import Card, Suit
 from eights.engine import Game, view
 from eights.engine.actions import Draw, NameSuit, Pass, Play
@@ -52,10 +53,10 @@ def test_the_refined_weights_name_a_suit_it_can_follow_without_its_other_8():
     game.play("8C", 0)
     seen = view(game, 0)
     hearts = {int(Suit.HEARTS)}
-    action, plan = TurnPlanner(seen, random.Random(1), hearts, WEIGHTS).best(seen.legal)
+    action, plan = planner_for(seen, random.Random(1), hearts, WEIGHTS).best(seen.legal)
     assert action == NameSuit(Suit.DIAMONDS)
     assert plan.feature("follows_plainly") == 1
-    assert TurnPlanner(seen, random.Random(1), hearts, TURN_END_WEIGHTS).best(seen.legal)[0] == NameSuit(Suit.HEARTS)
+    assert planner_for(seen, random.Random(1), hearts, TURN_END_WEIGHTS).best(seen.legal)[0] == NameSuit(Suit.HEARTS)
 
 
 def test_the_planner_lays_the_queen_first_to_go_out_in_one_turn():
@@ -80,7 +81,7 @@ def test_the_planner_names_the_suit_it_holds_after_a_wild():
 def test_a_line_ends_where_the_turn_passes_and_draws_cost_a_card():
     game = scripted("action", ["5S QS 9H", "4H 6H 7H"], "3S", "7C 7D 9C 9D", dealer=1)
     seen = view(game, 0)
-    planner = TurnPlanner(seen, random.Random(1), set())
+    planner = planner_for(seen, random.Random(1), set())
     action, plan = planner.best(seen.legal)
     # QS gives another turn; 5S then ends it with one card left (9H cannot follow a spade).
     assert action == Play("QS")
@@ -98,7 +99,7 @@ def test_a_drawn_card_that_gives_another_turn_is_played_not_kept(drawn):
     game.play(Draw(), 0)
     seen = view(game, 0)
     assert seen.phase == "play_drawn" and seen.legal == (Play(drawn), Pass())
-    assert TurnPlanner(seen, random.Random(1), set()).best(seen.legal)[0] == Pass()
+    assert planner_for(seen, random.Random(1), set()).best(seen.legal)[0] == Pass()
     card = Card(drawn)
     assert HeuristicBot(1).decide(seen) == (Play(drawn), f"play the drawn {card.pretty()}: it gives you another turn")
 
@@ -122,7 +123,7 @@ def test_after_a_wild_the_normal_player_names_a_suit_it_holds(preset):
                 assert isinstance(action, NameSuit) and action.suit in held
                 named += 1
                 voids = bots[0]._situation(seen).voids.get(1, set())
-                alone = TurnPlanner(seen, random.Random(seed), voids).best(seen.legal)[0]
+                alone = planner_for(seen, random.Random(seed), voids).best(seen.legal)[0]
                 overruled += alone.suit not in held
             game.play(action, seat)
     assert named > 50 and overruled > 0
@@ -148,3 +149,27 @@ def test_with_three_players_a_reverse_is_kept_when_it_would_hand_the_turn_to_a_p
     assert seen.hand_counts == (3, 5, 2)
     action, _ = HeuristicBot(1).decide(seen)
     assert action == Play(Card.parse("5S"))
+
+
+@pytest.mark.parametrize(("preset", "players"), [("classic", 2), ("action", 2), ("action", 3), ("baby-eating", 2)])
+@pytest.mark.parametrize("log", [False, True])
+def test_a_quick_move_is_the_move_from_the_view(preset: str, players: int, log: bool) -> None:
+    """``quick_move`` (a search's play-outs without a log, its belief's replays with one and the
+    voids read from the view) makes ``decide``'s move and leaves the same random state, where the
+    turn planner decides and where the view does."""
+    rng = random.Random(f"quick:{preset}:{players}:{log}")
+    fast, slow = HeuristicBot(5), HeuristicBot(5)
+    asked = 0
+    for _ in range(10):
+        game = Game(load_preset(preset), players, seed=rng.getrandbits(32), log=log)
+        while not game.is_over:
+            legal = game.legal_actions()
+            if len(legal) > 1:
+                seat = game.to_act
+                seen = view(game, seat)
+                voids = read_voids(seen.history).get(1 - seat, set()) if log else None
+                assert fast.quick_move(game, voids) == slow.decide(seen)[0]
+                assert fast.rng.getstate() == slow.rng.getstate()
+                asked += 1
+            game.apply(legal[rng.randrange(len(legal))])
+    assert asked > 100

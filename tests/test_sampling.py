@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from eights.bots.ismcts import Worlds, named_suits
 from eights.cards import Card, Suit
 from eights.engine import view
@@ -117,3 +119,33 @@ def test_a_suit_just_named_is_read_as_one_its_namer_holds():
     game.play("draw", seat=1)  # no heart, no 8: draws KS, which does not play
     game.play("play 5H", seat=0)
     assert named_suits(view(game, 1)) == {}  # it has laid a card since: the heart may be gone
+
+
+@pytest.mark.parametrize("log", [False, True])
+def test_a_seat_world_is_the_world_sampled_from_the_seats_view(log: bool):
+    """``seat_world`` (a search's reading of the game for one seat) deals what ``sample`` deals from
+    the view: in games without a log (play-outs), and with one (the belief's particles; baby-eating's
+    blind swaps show cards of other hands)."""
+    from eights.engine import Game
+    from eights.engine.game import FIELDS
+    from eights.engine.sampling import sample, seat_world
+    from eights.rules import load_preset
+
+    checked = 0
+    for preset, players in (("classic", 2), ("action", 2), ("action", 3), ("derange", 4), ("baby-eating", 5)):
+        rng = random.Random(f"seat-world:{preset}")
+        for _ in range(4):
+            game = Game(load_preset(preset), players, seed=rng.getrandbits(32), log=log)
+            while not game.is_over and checked < 5000:
+                for seat in {game.to_act, rng.randrange(players)}:
+                    k = rng.getrandbits(32)
+                    a, b = seat_world(game, seat, random.Random(k)), sample(view(game, seat), random.Random(k))
+                    for name in FIELDS:
+                        if name != "rng":
+                            assert getattr(a, name) == getattr(b, name), (preset, name)
+                    assert a.rng.getstate() == b.rng.getstate()
+                    assert a.legal_actions() == b.legal_actions()
+                    checked += 1
+                legal = game.legal_actions()
+                game.apply(legal[rng.randrange(len(legal))])
+    assert checked > 1000

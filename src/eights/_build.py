@@ -28,6 +28,7 @@ COMPILED = (
     "eights.engine.sampling",
     "eights.bots.turnplan",
     "eights.bots.belief",
+    "eights.bots.playout",
 )
 
 _HERE = Path(__file__).resolve().parent

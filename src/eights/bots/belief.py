@@ -41,7 +41,7 @@ import time
 from collections.abc import Callable
 from typing import Protocol
 
-from eights.bots.heuristic import HeuristicBot
+from eights.bots.heuristic import HeuristicBot, read_voids
 from eights.cards import Card
 from eights.engine import View
 from eights.engine.actions import Action, Draw, NameSuit, Pass, Play
@@ -57,7 +57,6 @@ from eights.engine.events import (
 )
 from eights.engine.game import Game, shuffle
 from eights.engine.sampling import lacking_mask
-from eights.engine.views import view as view_of
 
 #: Particles kept per decision.
 PARTICLES = 128
@@ -168,6 +167,7 @@ class Belief:
         live: list[Game] = []
         weights: list[float] = []
         asked: dict[tuple[int, int, tuple[Card, ...]], Action] = {}  # the model's choices, shared by copies
+        asked_voids: dict[int, set[int]] = {}
         clock = time.perf_counter
         tried = 0
         for game, weight in zip(self.particles, self.weights, strict=True):
@@ -175,7 +175,7 @@ class Belief:
                 self.cut = True
                 break
             tried += 1
-            weight = self._replay(game, weight, view.history, since, me, asked)
+            weight = self._replay(game, weight, view.history, since, me, asked, asked_voids)
             if (
                 weight > 0.0
                 and game.to_act == view.to_act
@@ -226,11 +226,13 @@ class Belief:
         at: int,
         me: int,
         asked: dict[tuple[int, int, tuple[Card, ...]], Action],
+        asked_voids: dict[int, set[int]],
     ) -> float:
         """Replay ``history[at:]`` on ``game``; the particle's new weight (0 when it cannot follow).
 
         ``asked`` keeps the model's choices by place in the history, drawn card and hand: every
-        particle there agrees on the rest of what the model sees.
+        particle there agrees on the rest of what the model sees; ``asked_voids`` the suits its
+        view shows the other seat lacks, by place in the history.
         """
         log = game.log
         assert log is not None
@@ -247,7 +249,12 @@ class Belief:
                 key = (at, game.drawn, tuple(game.hands[actor]))
                 choice = asked.get(key)
                 if choice is None:
-                    choice = asked[key] = self.model.decide(view_of(game, actor))[0]
+                    # The suits the actor's view shows this seat lacks (the other seat where the model
+                    # plans: two players), read once for all the particles at this point of the history.
+                    voids = asked_voids.get(at)
+                    if voids is None:
+                        voids = asked_voids[at] = read_voids(history[:at]).get(me, set())
+                    choice = asked[key] = self.model.quick_move(game, voids)
                 if choice != action:
                     weight *= MISMATCH
             _rig_own_draws(game, history, at, me)

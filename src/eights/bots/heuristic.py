@@ -37,14 +37,18 @@ from __future__ import annotations
 
 import random
 from collections import Counter, defaultdict
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from eights.bots.base import Hint, legal_moves
-from eights.bots.turnplan import TurnPlanner, describe, gives_another_turn, plannable
+from eights.bots.turnplan import TurnPlanner, describe, gives_another_turn, plannable, planner_for
 from eights.cards import RANKS, SUITS, Card, Suit
 from eights.engine import Action, View
+from eights.engine import view as view_of
 from eights.engine.actions import Bury, ChoosePlayer, Draw, NameSuit, Pass, Play
-from eights.engine.events import CardPlayed, CardsDrawn, JackDropped, RoundStarted, StarterTurned, SuitNamed
+from eights.engine.events import CardPlayed, CardsDrawn, Event, JackDropped, RoundStarted, StarterTurned, SuitNamed
+from eights.engine.game import DRAWN_PHASE, PLAY_PHASE, SUIT_PHASE, Game
+from eights.engine.sampling import seat_world
 from eights.engine.tables import NAMED, Tables, tables_for
 
 # Positions in a compiled effect (eights.engine.tables.Effect).
@@ -143,20 +147,46 @@ class HeuristicBot:
             return self._plan(s)
         return self._play(s)
 
+    def quick_move(self, game: Game, voids: set[int] | None = None) -> Action:
+        """``decide(view(game, game.to_act))[0]``: the same move from the same random state, for a
+        search, which asks for many (in its play-outs, and in its belief's replays).
+
+        ``voids`` are the suits the seat's view shows the other seat lacks
+        (``read_voids(view.history).get(other, set())``), which a search replaying one history in
+        many games reads once for all; None where the game keeps no log (its view has no history).
+        Where the turn planner decides, it plans in ``seat_world(game, seat)``, the world ``sample``
+        would deal from the seat's view (the engine's own reading of the game for one seat), and
+        no reason is put in words; every other choice is made from the view.
+        """
+        seat = game.to_act
+        phase = game.phase
+        if (
+            (voids is None and game.log)
+            or not (phase == SUIT_PHASE or (phase in (PLAY_PHASE, DRAWN_PHASE) and not game.chain))
+            or not plannable(game.rules, game.players)
+        ):
+            return self.decide(view_of(game, seat))[0]
+        legal = game.legal_actions()
+        if phase != SUIT_PHASE and len(legal) == 1:
+            return legal[0]
+        t = game.t
+        hand = game.hands[seat]
+        drawn = _drawn_to_play(t, game.drawn, legal)
+        if drawn is not None:
+            return drawn
+        choices = _suits_to_name(t, hand, legal) if phase == SUIT_PHASE else legal
+        world = seat_world(game, seat, self.rng)
+        return TurnPlanner(world, seat, voids if voids is not None else set(), self.weights).best(choices)[0]
+
     def _plan(self, s: Situation) -> tuple[Action, str]:
         """Two players, first out wins: the best line of the whole turn (``eights.bots.turnplan``)."""
         view = s.view
         drawn = view.drawn
-        if drawn is not None and gives_another_turn(s.t.effect[drawn]):
-            for action in view.legal:
-                if isinstance(action, Play) and action.card == drawn:
-                    return action, f"play the drawn {drawn.pretty()}: it gives you another turn"
-        legal = view.legal
-        if view.phase == "name_suit":
-            # Name a suit the hand holds outside its wilds, when it holds one.
-            held = {SUITS[c] for c in view.hand if not s.t.wild[c]}
-            legal = tuple(a for a in legal if isinstance(a, NameSuit) and a.suit in held) or legal
-        action, plan = TurnPlanner(view, self.rng, s.voids.get(1 - s.me, set()), self.weights).best(legal)
+        play = _drawn_to_play(s.t, -1 if drawn is None else drawn, view.legal)
+        if play is not None and drawn is not None:
+            return play, f"play the drawn {drawn.pretty()}: it gives you another turn"
+        legal = _suits_to_name(s.t, view.hand, view.legal) if view.phase == "name_suit" else view.legal
+        action, plan = planner_for(view, self.rng, s.voids.get(1 - s.me, set()), self.weights).best(legal)
         line = describe(plan, action)
         if plan.ending is None:
             return action, f"{line}: you go out"
@@ -188,7 +218,7 @@ class HeuristicBot:
             scored=bool(view.rules.score_values),
             points_decide=view.rules.points_decide(view.players),
             ally=ally,
-            voids=_voids(view),
+            voids=read_voids(view.history),
         )
 
     # ----- card values ------------------------------------------------------------------
@@ -556,11 +586,12 @@ class HeuristicBot:
 # ----- reading the history ------------------------------------------------------------
 
 
-def _voids(view: View) -> dict[int, set[int]]:
-    """Suits each seat seems to lack this round: it drew (by choice or need) while that suit was asked for."""
+def read_voids(history: Sequence[Event]) -> dict[int, set[int]]:
+    """Suits each seat seems to lack this round (a view's ``history``): it drew (by choice or need)
+    while that suit was asked for. Only what every seat sees is read."""
     voids: dict[int, set[int]] = {}
     suit = -1
-    for event in view.history:
+    for event in history:
         kind = type(event)
         if kind is CardPlayed or kind is JackDropped:
             card = event.card  # type: ignore[attr-defined]
@@ -577,6 +608,22 @@ def _voids(view: View) -> dict[int, set[int]]:
         elif kind is RoundStarted:
             voids.clear()
     return voids
+
+
+def _drawn_to_play(t: Tables, drawn: int, legal: Sequence[Action]) -> Action | None:
+    """The play of a drawn card that gives another turn (played at once), if there is one."""
+    if drawn < 0 or not gives_another_turn(t.effect[drawn]):
+        return None
+    for action in legal:
+        if isinstance(action, Play) and action.card == drawn:
+            return action
+    return None
+
+
+def _suits_to_name(t: Tables, hand: Sequence[Card], legal: Sequence[Action]) -> Sequence[Action]:
+    """The suits to name after a wild: those the hand holds outside its wilds, when it holds one."""
+    held = {SUITS[c] for c in hand if not t.wild[c]}
+    return tuple(a for a in legal if isinstance(a, NameSuit) and a.suit in held) or legal
 
 
 def _cards(play: Play) -> str:

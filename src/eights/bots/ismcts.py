@@ -47,16 +47,15 @@ import math
 import random
 import time
 from collections import Counter
-from collections.abc import Callable
-from typing import Any
 
 from eights.bots.base import Hint, legal_moves
 from eights.bots.belief import Belief, Dealer
 from eights.bots.heuristic import HeuristicBot
+from eights.bots.playout import TOTAL, VISITS, Edge, Reward, grow
+from eights.bots.playout import duel as play_duel
 from eights.bots.turnplan import plannable
 from eights.cards import SUITS, Card
 from eights.engine import Action, View
-from eights.engine.actions import NAME_SUIT, Play
 from eights.engine.events import (
     CardPlayed,
     CardsDrawn,
@@ -69,8 +68,6 @@ from eights.engine.events import (
 from eights.engine.game import Game, shuffle
 from eights.engine.sampling import draw_constraints, known_cards, sample
 from eights.engine.tables import tables_for
-from eights.engine.views import view as view_of
-from eights.rules import RuleSet
 
 #: Default time per decision, in seconds.
 HARD_SECONDS = 0.2
@@ -86,10 +83,6 @@ TRUST = 1.0
 DUEL_RIVALS = 2
 #: The fewest common deals on which a paired test may override the normal player.
 MIN_DEALS = 10
-
-# An edge of the tree: [visits, reward sum, times available, children by seat to act].
-VISITS, TOTAL, AVAIL, CHILDREN = range(4)
-Edge = list[Any]
 
 
 class Worlds:
@@ -325,93 +318,18 @@ class ISMCTSBot:
 
     def search(self, view: View, iterations: int | None, seconds: float | None) -> dict[Action, Edge]:
         """Search the tree from ``view`` for that many iterations or seconds; the root's edges by action."""
-        rng = self.rng
         deadline = time.perf_counter() + seconds if seconds is not None else math.inf  # the belief's update counts
         self._deadline = deadline if seconds is not None else None
         try:
             worlds = self.worlds(view)
         finally:
             self._deadline = None
-        n = view.players
-        reward = _Reward(view.rules, n, self.points_weight)
-        c = self.c
-        log = math.log
-        sqrt = math.sqrt
-        randrange = rng.randrange
+        reward = Reward(view.rules, view.players, self.points_weight)
         depth = self.depth if self.depth is not None else 1 << 30
         wild = tables_for(view.rules).wild
         root: dict[Action, Edge] = {}
         limit = iterations if iterations is not None else 1 << 62
-        clock = time.perf_counter
-        done = 0
-        while done < limit:
-            if done and clock() >= deadline:
-                break
-            done += 1
-            game = worlds.deal()
-            r0 = game.round_index
-            node = root
-            path: list[tuple[Edge, int]] = []
-            legal_actions = game.legal_actions
-            apply = game.apply
-            # Selection and expansion.
-            while True:
-                legal = legal_actions()
-                seat = game.to_act
-                if len(legal) == 1:
-                    action = legal[0]
-                    edge = node.get(action)
-                    if edge is None:
-                        edge = node[action] = [0, 0.0, 0, None]
-                    edge[AVAIL] += 1
-                    expanded = False
-                else:
-                    untried = None
-                    for a in legal:
-                        e = node.get(a)
-                        if e is None:
-                            if untried is None:
-                                untried = [a]
-                            else:
-                                untried.append(a)
-                        else:
-                            e[AVAIL] += 1
-                    if untried is not None:
-                        action = untried[randrange(len(untried))] if len(untried) > 1 else untried[0]
-                        edge = node[action] = [0, 0.0, 1, None]
-                        expanded = True
-                    else:
-                        best = -1.0
-                        action = legal[0]
-                        edge = node[action]
-                        for a in legal:
-                            e = node[a]
-                            v = e[VISITS]
-                            score = e[TOTAL] / v + c * sqrt(log(e[AVAIL]) / v)
-                            if score > best:
-                                best = score
-                                action = a
-                                edge = e
-                        expanded = False
-                path.append((edge, seat))
-                apply(action)
-                if game.round_index != r0 or expanded:
-                    break
-                children = edge[CHILDREN]
-                nxt = game.to_act
-                if children is None:
-                    children = edge[CHILDREN] = {}
-                child = children.get(nxt)
-                if child is None:
-                    child = children[nxt] = {}
-                    node = child
-                    # A new node: no statistics yet, so roll out from here.
-                    break
-                node = child
-            rewards = reward(_rollout(game, r0, randrange, wild, depth), r0)
-            for edge, seat in path:
-                edge[VISITS] += 1
-                edge[TOTAL] += rewards[seat]
+        done = grow(root, worlds, reward, self.rng, self.c, depth, wild, limit, deadline)
         self.last_iterations = done
         self._last_root = root
         return root
@@ -426,7 +344,6 @@ class ISMCTSBot:
         out of each difference: a paired test, far sharper than comparing the tree's means.
         ``rollouts`` bounds the play-outs (one per action and deal), ``deadline`` the time.
         """
-        rng = self.rng
         self._deadline = deadline
         try:
             worlds = self.worlds(view)
@@ -434,32 +351,14 @@ class ISMCTSBot:
             self._deadline = None
         me = view.seat
         assert me is not None
-        reward = _Reward(view.rules, view.players, self.points_weight)
+        reward = Reward(view.rules, view.players, self.points_weight)
         wild = tables_for(view.rules).wild
         depth = self.depth if self.depth is not None else 1 << 30
         model = self.guide if self.modelled(view) else None
         actions = [usual, *rivals]
         limit = (rollouts // len(actions)) if rollouts is not None else 1 << 62
-        clock = time.perf_counter
         end = deadline if deadline is not None else math.inf
-        sums = [0.0] * len(rivals)
-        squares = [0.0] * len(rivals)
-        deals = 0
-        while deals < limit and (not deals or clock() < end):
-            world = worlds.deal()
-            seed = rng.getrandbits(48)
-            r0 = world.round_index
-            got = []
-            for action in actions:
-                game = world.clone(rng=random.Random(seed))
-                game.apply(action)
-                played = _rollout(game, r0, random.Random(seed ^ 1).randrange, wild, depth, model, me)
-                got.append(reward(played, r0)[me])
-            for i in range(len(rivals)):
-                d = got[i + 1] - got[0]
-                sums[i] += d
-                squares[i] += d * d
-            deals += 1
+        sums, squares, deals = play_duel(worlds, actions, reward, self.rng, wild, depth, model, me, limit, end)
         self.last_iterations += deals * len(actions)
         out = []
         for i, rival in enumerate(rivals):
@@ -489,112 +388,3 @@ def named_suits(view: View) -> dict[int, int]:
             named.clear()
     named.pop(view.seat, None)  # type: ignore[arg-type]
     return named
-
-
-def _rollout(
-    game: Game,
-    r0: int,
-    randrange: Callable[[int], int],
-    wild: bytes,
-    depth: int,
-    model: HeuristicBot | None = None,
-    me: int = -1,
-) -> Game:
-    """Play ``game`` on to the end of round ``r0`` (or ``depth`` actions) with the cheap policy.
-
-    A random card when one plays (a wild only when nothing else does), else the other
-    action; a wild names the suit of a random card of the hand. With ``model``, the
-    model makes the choices of the rest of ``me``'s turn and of the other seats' next
-    turn (until ``me`` acts again).
-    """
-    legal_actions = game.legal_actions
-    apply = game.apply
-    steps = 0
-    turn = 0 if model is not None else 2  # 0: the rest of me's turn, 1: the others' next turn, 2: after
-    while game.round_index == r0 and steps < depth:
-        legal = legal_actions()
-        k = len(legal)
-        if turn < 2:
-            if game.to_act != me:
-                turn = 1
-            elif turn == 1:
-                turn = 2
-        if k == 1:
-            apply(legal[0])
-        elif turn < 2:
-            apply(model.decide(view_of(game, game.to_act))[0])  # type: ignore[union-attr]
-        else:
-            first = legal[0]
-            if type(first) is Play:
-                if type(legal[-1]) is not Play:
-                    k -= 1
-                action = legal[randrange(k)] if k > 1 else first
-                if wild[action.card] and k > 1:  # type: ignore[attr-defined]
-                    # Keep wilds for when nothing else plays.
-                    for a in legal:
-                        if type(a) is Play and not wild[a.card]:
-                            action = a
-                            break
-                apply(action)
-            elif first is NAME_SUIT[0]:
-                hand = game.hands[game.turn]
-                suit = SUITS[hand[randrange(len(hand))]] if hand else 4
-                apply(NAME_SUIT[suit] if suit < 4 else legal[randrange(k)])
-            else:
-                apply(legal[randrange(k)])
-        steps += 1
-    return game
-
-
-class _Reward:
-    """Each seat's reward for a play-out: its share of the round won, or where points decide
-    the match, the round's points against the others'; a play-out cut short, by hand sizes."""
-
-    __slots__ = ("n", "own_hand", "teams", "weight")
-
-    def __init__(self, rules: RuleSet, n: int, points_weight: float) -> None:
-        self.n = n
-        self.teams = rules.teams
-        self.own_hand = rules.scoring == "own_hand"
-        self.weight = points_weight if rules.points_decide(n) else 0.0
-
-    def __call__(self, game: Game, r0: int) -> list[float]:
-        if game.round_index == r0:
-            return _hand_estimate(game, self.n)
-        return _round_rewards(game, self.n, self.teams, self.weight, self.own_hand, 40.0)
-
-
-def _round_rewards(game: Game, n: int, teams: bool, weight: float, own_hand: bool, scale: float) -> list[float]:
-    """Each seat's reward for the round just ended (or the match, when it ended too)."""
-    outcome = game.outcome
-    last = game.last_round
-    assert last is not None
-    winners = outcome.winners if outcome is not None else last.winners
-    rewards = [0.0] * n
-    if winners:
-        if teams:
-            half = n // 2
-            sides = {w % half for w in winners}
-            share = 1.0 / len(sides)
-        else:
-            share = 1.0 / len(winners)
-        for w in winners:
-            rewards[w] = share
-    if outcome is not None or not weight:
-        return rewards
-    points = last.points
-    total = sum(points)
-    tanh = math.tanh
-    out = []
-    for seat in range(n):
-        others = (total - points[seat]) / (n - 1)
-        gain = others - points[seat] if own_hand else points[seat] - others
-        out.append((1.0 - weight) * rewards[seat] + weight * (0.5 + 0.5 * tanh(gain / scale)))
-    return out
-
-
-def _hand_estimate(game: Game, n: int) -> list[float]:
-    """Rewards for a rollout cut short: the fewer cards a seat holds, the likelier it wins."""
-    weights = [math.exp(-0.7 * len(hand)) for hand in game.hands]
-    total = sum(weights)
-    return [w / total for w in weights]

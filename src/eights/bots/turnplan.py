@@ -33,15 +33,15 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 
 from eights.cards import RANKS, SUITS, Suit
 from eights.engine import Action, View
 from eights.engine.actions import Draw, NameSuit, Pass, Play
 from eights.engine.game import Game
 from eights.engine.sampling import sample
-from eights.engine.tables import KINDS, Effect, Tables, tables_for
+from eights.engine.tables import KINDS, Effect, Tables, by_identity, tables_for
 from eights.rules import RuleSet
 
 #: The features of a turn's end, in the order of ``WEIGHTS``.
@@ -130,19 +130,29 @@ _FREE = tuple(KINDS.index(kind) for kind in ("skip", "reverse", "draw", "chain")
 _DEPTH = 12
 
 
-@lru_cache(maxsize=64)
+_PLANNABLE: dict[int, tuple[RuleSet, bool]] = {}
+_WEIGHTS: dict[int, tuple[RuleSet, tuple[float, ...]]] = {}
+
+
 def plannable(rules: RuleSet, players: int) -> bool:
     """Whether the planner plays this game: two players, the first out wins, plain action cards."""
-    if players != 2 or rules.points_decide(players):
+    return players == 2 and by_identity(_PLANNABLE, rules, _plannable_by_two)
+
+
+def _plannable_by_two(rules: RuleSet) -> bool:
+    if rules.points_decide(2):
         return False
     t = tables_for(rules)
     used = {KINDS[i] for effect in t.effect if effect is not None for i, count in enumerate(effect) if count}
     return used <= _PLANNED_KINDS
 
 
-@lru_cache(maxsize=64)
 def weights_for(rules: RuleSet) -> tuple[float, ...]:
     """``WEIGHTS`` where a card gives another turn with two players, else ``TURN_END_WEIGHTS``."""
+    return by_identity(_WEIGHTS, rules, _weights)
+
+
+def _weights(rules: RuleSet) -> tuple[float, ...]:
     t = tables_for(rules)
     return WEIGHTS if any(gives_another_turn(effect) for effect in t.effect) else TURN_END_WEIGHTS
 
@@ -172,28 +182,35 @@ class Plan:
         return self.ending[FEATURES.index(name)] if self.ending is not None else 0.0
 
 
-class TurnPlanner:
-    """Plans one seat's turn from its view; see the module docstring."""
+def planner_for(
+    view: View, rng: random.Random, voids: set[int], weights: tuple[float, ...] | None = None
+) -> TurnPlanner:
+    """The planner of the seat of ``view``, in a world dealt from it (``sample(view, rng)``)."""
+    assert view.seat is not None
+    return TurnPlanner(sample(view, rng), view.seat, voids, weights)
 
-    def __init__(
-        self, view: View, rng: random.Random, voids: set[int], weights: tuple[float, ...] | None = None
-    ) -> None:
-        assert view.seat is not None
-        self.me = view.seat
-        self.other = 1 - view.seat
-        self.world = sample(view, rng)
-        self.t: Tables = self.world.t
+
+class TurnPlanner:
+    """Plans one seat's turn; see the module docstring."""
+
+    def __init__(self, world: Game, seat: int, voids: set[int], weights: tuple[float, ...] | None = None) -> None:
+        """``world`` is a game as ``seat`` may know it: its hidden cards dealt at random
+        (``eights.engine.sampling``: ``sample`` from a view, or ``seat_world`` in a search's play-out)."""
+        self.me = seat
+        self.other = 1 - seat
+        self.world = world
+        self.t: Tables = world.t
         #: How many of each card id the pack holds.
         self.pack = [0] * len(SUITS)
-        for card in self.world.rules.pack(view.players):
+        for card in world.t.deck(world.players)[0]:
             self.pack[card] += 1
-        self.weights = weights if weights is not None else weights_for(view.rules)
+        self.weights = weights if weights is not None else weights_for(world.rules)
         #: Suits the other seat seems not to hold (it drew on them).
         self.voids = voids
         #: The unseen cards, and those that follow: by cards in hand and pile, card to follow, void.
         self._unseen: dict[tuple[int, int, bool], tuple[int, int]] = {}
 
-    def best(self, legal: tuple[Action, ...] | list[Action]) -> tuple[Action, Plan]:
+    def best(self, legal: Sequence[Action]) -> tuple[Action, Plan]:
         """The legal action that starts the best line, and that line."""
         best: tuple[Action, Plan] | None = None
         for action in legal:

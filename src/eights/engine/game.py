@@ -167,6 +167,21 @@ def shuffle(rng: random.Random, cards: list[_T]) -> None:
         cards[i], cards[j] = cards[j], cards[i]
 
 
+def randbelow(rng: random.Random, n: int) -> int:
+    """``rng.randrange(n)`` for ``n`` of 1 or more: the same number from the same state of ``rng``.
+
+    For a plain ``random.Random`` this is its own algorithm (``_randbelow_with_getrandbits``)
+    written out, as ``shuffle`` does, so that the compiled build runs it without a Python call.
+    """
+    if type(rng) is not random.Random:
+        return rng.randrange(n)
+    k = n.bit_length()
+    r = rng.getrandbits(k)
+    while r >= n:
+        r = rng.getrandbits(k)
+    return r
+
+
 class Game:
     """A match in progress. See the module docstring."""
 

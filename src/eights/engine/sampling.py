@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Sequence
 
 from eights.cards import ALL_CARDS, Card
 from eights.engine.events import (
@@ -26,6 +27,7 @@ from eights.engine.events import (
 from eights.engine.game import Game, shuffle
 from eights.engine.tables import Tables, tables_for
 from eights.engine.views import View
+from eights.engine.views import view as view_of
 
 
 def known_cards(view: View) -> dict[int, Counter[Card]]:
@@ -143,14 +145,50 @@ def sample(view: View, rng: random.Random) -> Game:
     if view.seat is None or view.public is None:
         raise ValueError("sampling needs a seat's view")
     public = view.public
-    rules = view.rules
-    n = view.players
     game = Game.__new__(Game)
-    game.rules = rules
-    game.players = n
-    game.t = tables_for(rules)
+    game.rules = view.rules
+    game.players = view.players
+    game.t = tables_for(view.rules)
     for name, value in public.fields:
         setattr(game, name, value)
+    game.totals = list(public.totals)
+    game.queue = list(public.queue)
+    game.jack_queue = list(public.jack_queue)
+    game.drawn = public.drawn
+    game.discard = list(view.discard)
+    return _deal(game, view.seat, list(view.hand), view.hand_counts, known_cards(view), rng)
+
+
+def seat_world(game: Game, seat: int, rng: random.Random) -> Game:
+    """``sample(view(game, seat), rng)``, the same world from the same random state, without the view.
+
+    For a search, which asks for many: the public fields and the seat's hand are read from
+    ``game`` as ``view`` reads them, and the rest is dealt by the code ``sample`` deals with.
+    Where a blind swap in the log may have shown the seat a card of another hand
+    (``known_cards``), the world is sampled from the view.
+    """
+    if game.log and any(type(event) is CardsSwapped for event in game.log):
+        return sample(view_of(game, seat), rng)
+    world = game.shallow_copy()
+    world.totals = game.totals[:]
+    world.queue = game.queue[:]
+    world.jack_queue = game.jack_queue[:]
+    world.drawn = game.drawn if seat == game.to_act else -1
+    world.discard = game.discard[:]
+    return _deal(world, seat, game.hands[seat][:], [len(h) for h in game.hands], {}, rng)
+
+
+def _deal(
+    game: Game,
+    seat: int,
+    own: list[Card],
+    counts: Sequence[int],
+    known: dict[int, Counter[Card]],
+    rng: random.Random,
+) -> Game:
+    """Finish ``game``, whose public fields, discard pile and drawn card are set: ``own`` is the
+    seat's hand, ``known`` the cards it knows in other hands; the rest is dealt from ``rng``."""
+    n = game.players
     game.seed = rng.getrandbits(48)
     game.rng = random.Random(game.seed)
     game.log = None
@@ -158,12 +196,6 @@ def sample(view: View, rng: random.Random) -> Game:
     game.first_deck = None
     game.outcome = None
     game.last_round = None
-    game.totals = list(public.totals)
-    game.queue = list(public.queue)
-    game.jack_queue = list(public.jack_queue)
-    game.drawn = public.drawn
-    game.discard = list(view.discard)
-    own = list(view.hand)
     # The cards nobody has seen, counted by card id; listed in the pack's order, each as often as unseen.
     deck = game.t.deck(n)[0]
     pool = [0] * len(ALL_CARDS)
@@ -171,28 +203,27 @@ def sample(view: View, rng: random.Random) -> Game:
         pool[card] += 1
     for card in own:
         pool[card] -= 1
-    for card in view.discard:
+    for card in game.discard:
         pool[card] -= 1
-    known = known_cards(view)
     hands: list[list[Card]] = [[] for _ in range(n)]
-    hands[view.seat] = own
-    for seat, cards in known.items():
+    hands[seat] = own
+    for other, cards in known.items():
         hand: list[Card] = []
         for card, count in cards.items():
             hand += [card] * min(count, pool[card])
-        del hand[view.hand_counts[seat] :]
+        del hand[counts[other] :]
         for card in hand:
             pool[card] -= 1
-        hands[seat] = hand
+        hands[other] = hand
     unseen: list[Card] = []
     for card in dict.fromkeys(deck):
         if pool[card] > 0:
             unseen += [card] * pool[card]
     shuffle(rng, unseen)
-    for seat in range(n):
-        if seat != view.seat:
-            need = view.hand_counts[seat] - len(hands[seat])
-            hands[seat] += unseen[:need]
+    for other in range(n):
+        if other != seat:
+            need = counts[other] - len(hands[other])
+            hands[other] += unseen[:need]
             del unseen[:need]
     game.hands = hands
     game.stock = unseen

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import lru_cache
-from typing import Final
+from typing import Final, TypeVar
 
 from eights.cards import ALL_CARDS, JOKER_RANK, NO_SUIT, RANKS, SUITS, Card, parse_rank
 from eights.rules import RuleSet
@@ -193,7 +193,32 @@ def _mask(patterns: tuple[str, ...]) -> bytes:
     return bytes(1 if any(card_pattern_matches(p, c) for p in patterns) else 0 for c in range(54))
 
 
-@lru_cache(maxsize=64)
+_T = TypeVar("_T")
+
+
+def by_identity(cache: dict[int, tuple[RuleSet, _T]], rules: RuleSet, make: Callable[[RuleSet], _T]) -> _T:
+    """``make(rules)``, kept in ``cache`` by the rule set's identity (each entry keeps its rule set
+    alive, so that no other takes its id): found without hashing the rule set, a frozen value of
+    many fields, which the engine and the bots ask about at every step. At most 64 entries."""
+    found = cache.get(id(rules))
+    if found is not None and found[0] is rules:
+        return found[1]
+    if len(cache) >= 64:
+        cache.clear()
+    value = make(rules)
+    cache[id(rules)] = (rules, value)
+    return value
+
+
+_RECENT: dict[int, tuple[RuleSet, Tables]] = {}
+
+
 def tables_for(rules: RuleSet) -> Tables:
     """The compiled tables of a rule set (cached: rule sets are frozen values)."""
+    return by_identity(_RECENT, rules, _tables_for)
+
+
+@lru_cache(maxsize=64)
+def _tables_for(rules: RuleSet) -> Tables:
+    """One set of tables for equal rule sets, however many copies of them there are."""
     return Tables(rules)
