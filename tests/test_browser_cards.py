@@ -131,6 +131,30 @@ def test_eight_seats_at_320_px(chromium: Any, live_server: Any) -> None:
         assert all(
             n == min(5, count) and hidden == "true" for (n, hidden), count in zip(fans, me.table["counts"], strict=True)
         )
+        # every badge a seat can show, on every seat at once: the skip mark at its pop's largest (the motion's
+        # own animation, held at its first frame), the away ring; each inside the page, and no sideways scroll
+        badges = page.evaluate(
+            """async () => {
+              const { pop } = await import('/static/motion.js');
+              for (const seat of document.querySelectorAll('#seats .seat')) {
+                seat.classList.add('skipped', 'waiting');
+                seat.style.setProperty('--away', '.5');
+                pop(seat.querySelector('.skip-mark')).pause();
+              }
+              const width = document.documentElement.clientWidth;
+              const out = [...document.querySelectorAll('#seats .seat')].flatMap((seat, i) => {
+                const mark = seat.querySelector('.skip-mark').getBoundingClientRect();
+                const ring = getComputedStyle(seat, '::after');
+                const box = seat.getBoundingClientRect();
+                const ringLeft = box.left + parseFloat(ring.left);
+                const ringRight = ringLeft + parseFloat(ring.width);
+                return [[i, 'mark', mark.left, mark.right], [i, 'ring', ringLeft, ringRight]]
+                  .filter(([, , left, right]) => left < 0 || right > width);
+              });
+              return { out, sideways: document.documentElement.scrollWidth > width };
+            }"""
+        )
+        assert badges == {"out": [], "sideways": False}, badges
         by_touch(me, "turn")
         assert not page.evaluate(SIDEWAYS)
 
