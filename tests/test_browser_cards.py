@@ -15,7 +15,7 @@ from contextlib import contextmanager
 from typing import Any
 
 from tests.browser import DESKTOP, PATIENCE, PHONE, new_game
-from tests.test_browser_table import Watched, by_touch, play
+from tests.test_browser_table import Watched, by_touch, open_room, play, sit, start
 
 NARROW: dict[str, Any] = {**PHONE, "viewport": {"width": 320, "height": 640}}
 
@@ -189,6 +189,49 @@ def test_motion_shows_moves_and_stops_under_reduced_motion(chromium: Any, live_s
         finally:
             context.close()
     assert flights["no-preference"] > 0 and flights["reduce"] == 0, flights
+
+
+def test_the_away_ring_counts_down_from_the_servers_seconds(chromium: Any, live_server: Any) -> None:
+    """A person away on their turn: the ring on their seat starts from the seconds the server says are left,
+    and shows on no seat while the person away is not the one to act."""
+    host_context, host, code = open_room(chromium, live_server.base)
+    friend_context, _ = sit(chromium, live_server.base, code, "Bea")
+    try:
+        start(host)
+        host.page.wait_for_selector("#table:not([hidden])")
+        friend_context.close()  # Bea goes away
+        deadline = time.monotonic() + 150
+        rings_before = []
+        while True:
+            assert time.monotonic() < deadline, "Bea's turn never came"
+            room, table = host.states[-1]["room"], host.table
+            if table["to_act"] == 1 and not room["seats"][1]["connected"]:
+                break
+            if not room["seats"][1]["connected"]:
+                assert room["away_left"] is None  # away, but not the one to act: no countdown
+                rings_before.append(host.page.locator("#seats .seat.waiting").count())
+            what = host.next()
+            if what:
+                by_touch(host, what)
+            host.page.wait_for_timeout(40)
+        host.page.wait_for_selector("#seats .seat.waiting")
+        left = host.states[-1]["room"]["away_left"]
+        assert 0 < left <= 60, left
+        ring = host.page.evaluate(
+            """() => {
+              const seats = [...document.querySelectorAll('#seats .seat')];
+              const seat = seats.find((s) => s.classList.contains('waiting'));
+              return { seat: seats.indexOf(seat), left: (Number(seat.dataset.awayUntil) - Date.now()) / 1000,
+                       away: parseFloat(seat.style.getPropertyValue('--away') || '0'),
+                       size: getComputedStyle(seat, '::after').width };
+            }"""
+        )
+        assert ring["seat"] == 1 and 0 < ring["left"] <= left, (ring, left)
+        assert 0 <= ring["away"] <= 1 - ring["left"] / 60 + 0.05 and ring["size"] != "auto", ring
+        assert not any(rings_before), rings_before
+    finally:
+        for context in (host_context, friend_context):
+            context.close()
 
 
 def test_the_four_colour_deck_is_a_toggle_kept_on_the_device(chromium: Any, live_server: Any) -> None:
