@@ -14,8 +14,10 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
+import pytest
+
 from tests.browser import DESKTOP, PATIENCE, PHONE, new_game
-from tests.test_browser_table import Watched, by_touch, play
+from tests.test_browser_table import Watched, by_touch, open_room, play, sit, start
 
 NARROW: dict[str, Any] = {**PHONE, "viewport": {"width": 320, "height": 640}}
 
@@ -48,12 +50,14 @@ COUNT_FLIGHTS = """() => {
 
 
 @contextmanager
-def at_my_turn(chromium: Any, base: str, device: dict[str, Any], preset: str, players: int) -> Iterator[Watched]:
+def at_my_turn(
+    chromium: Any, base: str, device: dict[str, Any], preset: str, players: int, options: dict[str, str] | None = None
+) -> Iterator[Watched]:
     """A game against easy computers on ``device``, at its first turn of this seat's (closed after)."""
     context = chromium.new_context(**device)
     try:
         me = Watched(context.new_page(), touch=True)
-        new_game(me.page, base, preset, players, {})
+        new_game(me.page, base, preset, players, options or {})
         play([me], until="turn")
         yield me
     finally:
@@ -131,6 +135,30 @@ def test_eight_seats_at_320_px(chromium: Any, live_server: Any) -> None:
         assert all(
             n == min(5, count) and hidden == "true" for (n, hidden), count in zip(fans, me.table["counts"], strict=True)
         )
+        # every badge a seat can show, on every seat at once: the skip mark at its pop's largest (the motion's
+        # own animation, held at its first frame), the away ring; each inside the page, and no sideways scroll
+        badges = page.evaluate(
+            """async () => {
+              const { pop } = await import('/static/motion.js');
+              for (const seat of document.querySelectorAll('#seats .seat')) {
+                seat.classList.add('skipped', 'waiting');
+                seat.style.setProperty('--away', '.5');
+                pop(seat.querySelector('.skip-mark')).pause();
+              }
+              const width = document.documentElement.clientWidth;
+              const out = [...document.querySelectorAll('#seats .seat')].flatMap((seat, i) => {
+                const mark = seat.querySelector('.skip-mark').getBoundingClientRect();
+                const ring = getComputedStyle(seat, '::after');
+                const box = seat.getBoundingClientRect();
+                const ringLeft = box.left + parseFloat(ring.left);
+                const ringRight = ringLeft + parseFloat(ring.width);
+                return [[i, 'mark', mark.left, mark.right], [i, 'ring', ringLeft, ringRight]]
+                  .filter(([, , left, right]) => left < 0 || right > width);
+              });
+              return { out, sideways: document.documentElement.scrollWidth > width };
+            }"""
+        )
+        assert badges == {"out": [], "sideways": False}, badges
         by_touch(me, "turn")
         assert not page.evaluate(SIDEWAYS)
 
@@ -165,6 +193,49 @@ def test_motion_shows_moves_and_stops_under_reduced_motion(chromium: Any, live_s
         finally:
             context.close()
     assert flights["no-preference"] > 0 and flights["reduce"] == 0, flights
+
+
+def test_the_away_ring_counts_down_from_the_servers_seconds(chromium: Any, live_server: Any) -> None:
+    """A person away on their turn: the ring on their seat starts from the seconds the server says are left,
+    and shows on no seat while the person away is not the one to act."""
+    host_context, host, code = open_room(chromium, live_server.base)
+    friend_context, _ = sit(chromium, live_server.base, code, "Bea")
+    try:
+        start(host)
+        host.page.wait_for_selector("#table:not([hidden])")
+        friend_context.close()  # Bea goes away
+        deadline = time.monotonic() + 150
+        rings_before = []
+        while True:
+            assert time.monotonic() < deadline, "Bea's turn never came"
+            room, table = host.states[-1]["room"], host.table
+            if table["to_act"] == 1 and not room["seats"][1]["connected"]:
+                break
+            if not room["seats"][1]["connected"]:
+                assert room["away_left"] is None  # away, but not the one to act: no countdown
+                rings_before.append(host.page.locator("#seats .seat.waiting").count())
+            what = host.next()
+            if what:
+                by_touch(host, what)
+            host.page.wait_for_timeout(40)
+        host.page.wait_for_selector("#seats .seat.waiting")
+        left = host.states[-1]["room"]["away_left"]
+        assert 0 < left <= 60, left
+        ring = host.page.evaluate(
+            """() => {
+              const seats = [...document.querySelectorAll('#seats .seat')];
+              const seat = seats.find((s) => s.classList.contains('waiting'));
+              return { seat: seats.indexOf(seat), left: (Number(seat.dataset.awayUntil) - Date.now()) / 1000,
+                       away: parseFloat(seat.style.getPropertyValue('--away') || '0'),
+                       size: getComputedStyle(seat, '::after').width };
+            }"""
+        )
+        assert ring["seat"] == 1 and 0 < ring["left"] <= left, (ring, left)
+        assert 0 <= ring["away"] <= 1 - ring["left"] / 60 + 0.05 and ring["size"] != "auto", ring
+        assert not any(rings_before), rings_before
+    finally:
+        for context in (host_context, friend_context):
+            context.close()
 
 
 def test_the_four_colour_deck_is_a_toggle_kept_on_the_device(chromium: Any, live_server: Any) -> None:
@@ -279,5 +350,98 @@ def test_pass_and_play_two_people_at_one_phone(chromium: Any, live_server: Any) 
         result = me.states[-1]["table"]["result"]
         assert result is not None
         assert page.text_content("#result h2") == result["lines"][0]
+    finally:
+        context.close()
+
+
+#: A reverse, a skip and a chain of 2s growing, given to the page's own drawing and motion as the states that
+#: follow the real one it shows (``t``: that state; ``room``: its room), in the server's words for each; what
+#: the table then shows, and whether it moves (``getAnimations()`` brings the style up to date first).
+NEXT_STATES = """async ([room, t]) => {
+  const { showChanges } = await import('/static/motion.js');
+  const { drawCentre, drawSeats } = await import('/static/table.js');
+  const moving = (node) => node.getAnimations().length > 0;
+  const marker = document.querySelector('#marker');
+  const shown = {};
+  const turned = { ...t, direction: -t.direction };
+  drawCentre(turned);
+  showChanges(room.code, turned, []);
+  shown.reverse = [marker.classList.contains('reversed'), moving(marker)];
+  const other = (t.seat + 1) % t.names.length;
+  drawSeats(room, turned);
+  showChanges(room.code, turned, [`${t.names[other]} is skipped.`]);
+  const seat = document.querySelectorAll('#seats .seat')[other];
+  shown.skip = [seat.classList.contains('skipped'), moving(seat.querySelector('.skip-mark'))];
+  const chain = document.querySelector('#chain');
+  shown.chain = [];
+  for (const count of [2, 4]) {
+    const pending = [`Chain of 2s pending: you must play a 2 or draw ${count} cards.`];
+    const next = { ...turned, pending };
+    drawCentre(next);
+    showChanges(room.code, next, []);
+    shown.chain.push([chain.hidden ? '' : chain.textContent, moving(chain)]);
+  }
+  return shown;
+}"""
+
+
+@pytest.mark.parametrize("motion", ["no-preference", "reduce"])
+def test_reverse_skip_and_chain_are_shown_and_move_unless_reduced(chromium: Any, live_server: Any, motion: str) -> None:
+    """Action Crazy Eights with stacking (aces reverse, queens skip, 2s chain), at your turn: a reverse turns
+    the direction marker, a skip marks the skipped seat, a chain's count grows with a pop; under reduced
+    motion each is shown the same, and nothing moves."""
+    device = {**DESKTOP, "reduced_motion": motion}
+    with at_my_turn(chromium, live_server.base, device, "action", 4, {"stacking": "true"}) as me:
+        shown = me.page.evaluate(NEXT_STATES, [me.states[-1]["room"], me.table])
+        animated = motion == "no-preference"
+        reversed_ = me.table["direction"] == 1  # the marker now shows the other way round
+        assert shown["reverse"] == [reversed_, animated], shown
+        assert shown["skip"] == [True, animated], shown
+        # the first 2 shows +2, the second grows it to +4: each a pop, unless reduced
+        assert shown["chain"] == [["+2", animated], ["+4", animated]], shown
+
+
+#: A test double of the browser's WebAudio: every oscillator started, by its frequency (window.tones).
+COUNT_TONES = """(() => {
+  window.tones = [];
+  const Real = window.AudioContext;
+  window.AudioContext = class extends Real {
+    createOscillator() {
+      const tone = super.createOscillator();
+      const start = tone.start.bind(tone);
+      tone.start = (...when) => { window.tones.push(tone.frequency.value); return start(...when); };
+      return tone;
+    }
+  };
+})();"""
+
+#: Each sound by a note only it has (sound.js: a play's 330 Hz, a draw's 420, your turn's 1046, the end's 523).
+SOUNDS = {"play": 330, "draw": 420, "turn": 1046, "end": 523}
+
+
+def test_sounds_are_off_until_turned_on_then_play_draw_turn_and_end(chromium: Any, live_server: Any) -> None:
+    context = chromium.new_context(**DESKTOP)
+    context.add_init_script(COUNT_TONES)
+    try:
+        me = Watched(context.new_page())
+        page = me.page
+        new_game(page, live_server.base, "classic", 2, {})
+        tones = "() => window.tones.length"
+        play([me], until="turn", moves=2)
+        assert page.get_attribute("#tool-sound", "aria-pressed") == "false"
+        assert page.evaluate(tones) == 0  # off by default: moves made, no sound
+        page.click("#tool-sound")
+        assert page.get_attribute("#tool-sound", "aria-pressed") == "true"
+        assert page.evaluate(tones) > 0  # the toggle says so with a sound
+        play([me], until="turn", moves=1)
+        page.click("#tool-sound")  # off again: moves make no sound
+        assert page.get_attribute("#tool-sound", "aria-pressed") == "false"
+        before = page.evaluate(tones)
+        play([me], until="turn", moves=2)
+        assert page.evaluate(tones) == before
+        page.click("#tool-sound")
+        play([me], until="end")
+        heard = set(page.evaluate("() => window.tones"))  # every sound made, all while on
+        assert {name for name, note in SOUNDS.items() if note in heard} == set(SOUNDS), heard
     finally:
         context.close()

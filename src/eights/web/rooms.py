@@ -256,14 +256,27 @@ class Room:
             "pace": self.pace,
         }
 
-    def public(self) -> dict[str, Any]:
-        """The room as everyone may see it."""
+    def away_left(self, now: float) -> float | None:
+        """Seconds left (at the hub's clock ``now``) before a computer plays for the person to act, who is
+        away; None when the one to act is not an away person."""
+        session = self.session
+        if session is None or session.game.is_over:
+            return None
+        seat = self.seats[session.game.to_act]
+        if seat.kind != "person" or seat.connection is not None or seat.stand_in:
+            return None
+        gone = seat.away + (now - self.away_since if self.away_since is not None else 0.0)
+        return round(max(0.0, self.away_seconds - gone), 1)
+
+    def public(self, now: float | None = None) -> dict[str, Any]:
+        """The room as everyone may see it; with the hub's clock ``now``, the away countdown's ``away_left``."""
         title, changes = in_words(self.rules)
         return {
             "code": self.code,
             "phase": self.phase,
             "host_seat": self.host_seat,
             "away_seconds": self.away_seconds,
+            "away_left": self.away_left(now) if now is not None else None,
             "preset": self.rules.name,
             "rules_heading": title,
             "options": list(changes),
@@ -947,7 +960,11 @@ class Hub:
         """The room as ``connection``'s seat may see it, with the narration it has not had yet; ``public``: the
         room's ``public()`` when the caller made it already."""
         session = room.session
-        message: dict[str, Any] = {"type": "state", "version": room.version, "room": public or room.public()}
+        message: dict[str, Any] = {
+            "type": "state",
+            "version": room.version,
+            "room": public or room.public(self.clock()),
+        }
         if session is None:
             message.update(table=None, log=[], log_from=0)
             return message
@@ -972,7 +989,7 @@ class Hub:
     async def broadcast(self, room: Room) -> None:
         """The room's state to each of its connections; a connection that can no longer be sent to leaves the
         room at once (its seat, if any, is then away)."""
-        public = room.public()
+        public = room.public(self.clock())
         for connection in list(room.connections):
             await self._send(connection, self.state(room, connection, public))
             if connection.closed:

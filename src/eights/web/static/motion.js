@@ -45,9 +45,9 @@ function fly(node, from, to, delay = 0) {
   flight.finished.then(() => node.remove(), () => node.remove());
 }
 
-/** A short pop of `node` (a skip's mark, a chain's count). */
-function pop(node) {
-  node.animate([{ transform: "scale(1.6)" }, { transform: "scale(1)" }], { duration: 320, easing: "ease-out" });
+/** A short pop of `node` (a skip's mark, a chain's count); its animation. */
+export function pop(node) {
+  return node.animate([{ transform: "scale(1.3)" }, { transform: "scale(1)" }], { duration: 320, easing: "ease-out" });
 }
 
 /** The chain of 2s pending, from the server's words for it ("… draw 4 cards."), or 0. */

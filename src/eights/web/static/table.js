@@ -25,7 +25,7 @@ const MARKS = { play: "playable", drop: "drop it", bury: "bury it" };
 let autoOpened = null; // the version whose suit or player dialog opened by itself (once, so Escape works)
 let shownRoundEnd = null; // the round end last shown (a dialog, once)
 let shownLog = null; // {code, seat, length}: how much narration the motion was last told about
-const awaySince = new Map(); // "code/seat" -> when this page first saw that person away (the ring's start)
+const awayUntil = new Map(); // "code/seat" -> {left, until}: the server's seconds left, and when (this page's clock) they run out
 
 const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
@@ -152,16 +152,19 @@ export function drawSeats(room, t) {
     item.append(mark);
     const awayKey = `${room.code}/${seat}`;
     if (info.stand_in) {
-      awaySince.delete(awayKey);
       item.append(el("span", "Away: a computer (normal) plays for them until they are back.", "away"));
     } else if (info.kind === "person" && !info.connected) {
-      if (!awaySince.has(awayKey)) awaySince.set(awayKey, Date.now());
-      item.classList.add("waiting");
-      item.dataset.awaySince = String(awaySince.get(awayKey));
-      item.dataset.awayFor = String(room.away_seconds);
       item.append(el("span", "Away (not connected).", "away"));
+    }
+    // the away countdown, on the seat to act while its person is away: from the server's seconds left
+    if (toAct && room.away_left != null) {
+      const known = awayUntil.get(awayKey);
+      if (!known || known.left !== room.away_left) awayUntil.set(awayKey, { left: room.away_left, until: Date.now() + room.away_left * 1000 });
+      item.classList.add("waiting");
+      item.dataset.awayUntil = String(awayUntil.get(awayKey).until);
+      item.dataset.awayFor = String(room.away_seconds);
     } else {
-      awaySince.delete(awayKey);
+      awayUntil.delete(awayKey);
     }
     return item;
   });
@@ -169,11 +172,11 @@ export function drawSeats(room, t) {
   awayRings();
 }
 
-/** The away countdown: a ring on the seat that closes as the person's time away runs out. */
+/** The away countdown: a ring on the seat that fills as the person's time away runs out. */
 function awayRings() {
   for (const item of document.querySelectorAll("#seats .seat.waiting")) {
-    const gone = (Date.now() - Number(item.dataset.awaySince)) / 1000 / Number(item.dataset.awayFor);
-    item.style.setProperty("--away", String(Math.min(1, gone).toFixed(3)));
+    const left = Math.max(0, Number(item.dataset.awayUntil) - Date.now()) / 1000;
+    item.style.setProperty("--away", String(Math.min(1, 1 - left / Number(item.dataset.awayFor)).toFixed(3)));
   }
 }
 setInterval(awayRings, 1000);
