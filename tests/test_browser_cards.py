@@ -355,7 +355,7 @@ def test_pass_and_play_two_people_at_one_phone(chromium: Any, live_server: Any) 
 
 
 #: A reverse, a skip and a chain of 2s growing, given to the page's own drawing and motion as the states that
-#: follow the real one it shows (``t``: that state; ``room``: its room), in the server's words for each; what
+#: follow the real one it shows (``t``: that state; ``room``: its room), as the server gives each; what
 #: the table then shows, and whether it moves (``getAnimations()`` brings the style up to date first).
 NEXT_STATES = """async ([room, t]) => {
   const { showChanges } = await import('/static/motion.js');
@@ -365,20 +365,20 @@ NEXT_STATES = """async ([room, t]) => {
   const shown = {};
   const turned = { ...t, direction: -t.direction };
   drawCentre(turned);
-  showChanges(room.code, turned, []);
+  showChanges(room.code, turned);
   shown.reverse = [marker.classList.contains('reversed'), moving(marker)];
   const other = (t.seat + 1) % t.names.length;
-  drawSeats(room, turned);
-  showChanges(room.code, turned, [`${t.names[other]} is skipped.`]);
+  const skipping = { ...turned, discard_count: turned.discard_count + 1, skipped: [other] };
+  drawSeats(room, skipping);
+  showChanges(room.code, skipping);
   const seat = document.querySelectorAll('#seats .seat')[other];
   shown.skip = [seat.classList.contains('skipped'), moving(seat.querySelector('.skip-mark'))];
   const chain = document.querySelector('#chain');
   shown.chain = [];
   for (const count of [2, 4]) {
-    const pending = [`Chain of 2s pending: you must play a 2 or draw ${count} cards.`];
-    const next = { ...turned, pending };
+    const next = { ...skipping, chain: count, skipped: [] };
     drawCentre(next);
-    showChanges(room.code, next, []);
+    showChanges(room.code, next);
     shown.chain.push([chain.hidden ? '' : chain.textContent, moving(chain)]);
   }
   return shown;
@@ -387,7 +387,8 @@ NEXT_STATES = """async ([room, t]) => {
 
 @pytest.mark.parametrize("motion", ["no-preference", "reduce"])
 def test_reverse_skip_and_chain_are_shown_and_move_unless_reduced(chromium: Any, live_server: Any, motion: str) -> None:
-    """Action Crazy Eights with stacking (aces reverse, queens skip, 2s chain), at your turn: a reverse turns
+    """At your turn in a real room (action, stacking), the page's drawing and motion given made-up next states:
+    a reverse turns
     the direction marker, a skip marks the skipped seat, a chain's count grows with a pop; under reduced
     motion each is shown the same, and nothing moves."""
     device = {**DESKTOP, "reduced_motion": motion}

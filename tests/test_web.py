@@ -290,3 +290,31 @@ def test_a_closed_connection_is_freed_without_waiting_for_a_full_collection(clie
         assert connection() is None, gc.get_referrers(connection())
     finally:
         gc.enable()
+
+
+def test_the_state_says_who_the_last_card_skipped_and_the_chain_pending() -> None:
+    """What the page marks and pops comes from the game itself, not from reading the narration: the seats the
+    last card to reach the pile made lose their turn (action: queens skip) and the chain of 2s pending (race: 2s chain),
+    in random games at four players."""
+    import random
+
+    from eights.engine import Game
+    from eights.engine.events import CardPlayed, PlayerSkipped, StarterTurned
+    from eights.rules import load_preset
+    from eights.web.tableview import skipped_by_last_card
+
+    skips = chains = 0
+    for preset in ("action", "race"):
+        for seed in range(20):
+            game = Game(load_preset(preset), 4, seed)
+            rng = random.Random(seed)
+            while not game.is_over and len(game.actions) < 400:
+                events = game.play(rng.choice(game.legal_actions()))
+                seen = view(game, 0)
+                cards = [i for i, e in enumerate(events) if isinstance(e, CardPlayed | StarterTurned)]
+                if cards:
+                    expected = [e.seat for e in events[cards[-1] :] if isinstance(e, PlayerSkipped)]
+                    assert skipped_by_last_card(seen) == expected
+                    skips += bool(expected)
+                chains += seen.chain > 2
+    assert skips > 0 and chains > 0, "the games held skips and chains grown past one 2"

@@ -160,5 +160,5 @@ def test_a_review_shows_no_card_the_seat_could_not_see_then(preset: str, tmp_pat
 
     asyncio.run(main())
     store.close()
-    assert decisions > 3
+    assert decisions > 0, "the review held decisions to check"
     assert leaks == []

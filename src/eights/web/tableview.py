@@ -19,8 +19,10 @@ from eights.engine.events import (
     CardsSwapped,
     JackDropped,
     Passed,
+    PlayerSkipped,
     RoundOver,
     RoundStarted,
+    StarterTurned,
     SuitNamed,
 )
 from eights.table import Session
@@ -65,6 +67,18 @@ def move_json(action: Action, view: View, names: tuple[str, ...]) -> dict[str, A
     return move
 
 
+def skipped_by_last_card(view: View) -> list[int]:
+    """The seats the last card to reach the pile (played, or turned to start the round) made lose their turn:
+    the skips after it, for the page to mark."""
+    skipped: list[int] = []
+    for event in reversed(view.history):
+        if isinstance(event, CardPlayed | StarterTurned):
+            return skipped[::-1]
+        if isinstance(event, PlayerSkipped):
+            skipped.append(event.seat)
+    return []
+
+
 def table_json(session: Session, seat: int | None) -> dict[str, Any]:
     """What ``seat`` (None: a spectator) sees of the match, for the browser."""
     view = session.view(seat)
@@ -93,6 +107,8 @@ def table_json(session: Session, seat: int | None) -> dict[str, Any]:
         "score_keeping": rules.score_keeping,
         "lowest_wins": rules.lowest_wins,
         "pending": duty_lines(view, names),
+        "chain": view.chain,
+        "skipped": skipped_by_last_card(view),
         "prompt": prompt_words(view, names, keys=False),
         "legal": [move_json(a, view, names) for a in view.legal],
         "drawn": card_json(view.drawn) if view.drawn is not None else None,

@@ -50,29 +50,11 @@ export function pop(node) {
   return node.animate([{ transform: "scale(1.3)" }, { transform: "scale(1)" }], { duration: 320, easing: "ease-out" });
 }
 
-/** The chain of 2s pending, from the server's words for it ("… draw 4 cards."), or 0. */
-export function chainOf(t) {
-  for (const line of t.pending) {
-    const found = /^Chain of 2s pending: .* draw (\d+) cards?\./.exec(line);
-    if (found) return Number(found[1]);
-  }
-  return 0;
-}
-
-/** The seats a line of narration says were skipped ("Ada is skipped", "Ada and you are skipped"). */
-function skipped(t, line) {
-  const found = /(.*) (?:is|are) skipped/.exec(line);
-  if (!found) return [];
-  return t.names.map((name, seat) => (seat === t.seat ? "you" : name)).flatMap((name, seat) =>
-    new RegExp(`(^|[ ,])${name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}([ ,]|$)`, "i").test(found[1]) ? [seat] : [],
-  );
-}
-
 /**
- * Show what changed since the last state of this room seen from this seat (`lines`: the narration's new
- * lines). Called once the table is drawn, so every element is where it ends.
+ * Show what changed since the last state of this room seen from this seat. Called once the table is drawn,
+ * so every element is where it ends.
  */
-export function showChanges(code, t, lines) {
+export function showChanges(code, t) {
   const key = `${code}/${t.seat}`;
   const last = before && before.key === key ? before.t : null;
   before = { key, t };
@@ -83,6 +65,7 @@ export function showChanges(code, t, lines) {
   if (freshDeal) {
     if (moving) deal(t);
     sound("draw");
+    markSkipped(t, moving); // a starter that skips
   } else {
     const played = t.discard_count > last.discard_count || t.top?.code !== last.top?.code;
     if (played && t.top) {
@@ -94,19 +77,22 @@ export function showChanges(code, t, lines) {
     const more = t.counts.map((n, seat) => n - (last.counts[seat] || 0));
     if (more.some((n) => n > 0)) sound("draw");
     if (moving) drawn(t, last, more);
+    if (played) markSkipped(t, moving);
   }
-  for (const line of lines) {
-    for (const seat of skipped(t, line)) {
-      const box = $("seats").children[seat];
-      if (!box) continue;
-      box.classList.add("skipped");
-      if (moving) pop(box.querySelector(".skip-mark"));
-      setTimeout(() => box.classList.remove("skipped"), 1800);
-    }
-  }
-  if (chainOf(t) > chainOf(last) && moving) pop($("chain"));
+  if (t.chain > last.chain && moving) pop($("chain"));
   if (t.legal.length && !last.legal.length) sound("turn");
   if (t.round_end && !last.round_end) sound("end");
+}
+
+/** Mark the seats the last card to reach the pile skipped (the server says which) for a moment. */
+function markSkipped(t, moving) {
+  for (const seat of t.skipped) {
+    const box = $("seats").children[seat];
+    if (!box) continue;
+    box.classList.add("skipped");
+    if (moving) pop(box.querySelector(".skip-mark"));
+    setTimeout(() => box.classList.remove("skipped"), 1800);
+  }
 }
 
 /** Cards drawn: a back from the stock to each seat that has more, your new cards face up into your hand. */

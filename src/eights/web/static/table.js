@@ -4,7 +4,7 @@
 
 import { $, button, el, flash, keepingFocus, saved } from "./dom.js";
 import { cardBack, cardFace } from "./cards.js";
-import { chainOf, showChanges } from "./motion.js";
+import { showChanges } from "./motion.js";
 import { setSound, soundOn } from "./sound.js";
 import { reviewButton } from "./review.js";
 import {
@@ -24,7 +24,6 @@ const MARKS = { play: "playable", drop: "drop it", bury: "bury it" };
 
 let autoOpened = null; // the version whose suit or player dialog opened by itself (once, so Escape works)
 let shownRoundEnd = null; // the round end last shown (a dialog, once)
-let shownLog = null; // {code, seat, length}: how much narration the motion was last told about
 const awayUntil = new Map(); // "code/seat" -> {left, until}: the server's seconds left, and when (this page's clock) they run out
 
 const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
@@ -82,10 +81,7 @@ export function drawTable(ui, act, send) {
     openMoves(askNow[0].kind, t, act, moveKey);
   }
   drawResult(ui, room, t, act, send);
-  const told = ui.log.from + ui.log.lines.length;
-  const fresh = shownLog && shownLog.code === room.code && shownLog.seat === t.seat ? ui.log.lines.slice(shownLog.length - ui.log.from) : [];
-  shownLog = { code: room.code, seat: t.seat, length: told };
-  showChanges(room.code, t, fresh);
+  showChanges(room.code, t);
 }
 
 /** Whether `key` differs from what the element `id` was last drawn from (and remember it). */
@@ -199,7 +195,7 @@ export function drawCentre(t) {
   if (!named.hidden) named.replaceChildren(suitBadge(t.active_suit));
   $("direction").textContent = `Play goes ${t.direction === 1 ? "clockwise ↻" : "counter-clockwise ↺"}`;
   $("marker").classList.toggle("reversed", t.direction !== 1);
-  const chain = chainOf(t);
+  const chain = t.chain;
   $("chain").hidden = !chain;
   $("chain").textContent = chain ? `+${chain}` : "";
   let round = `Round ${t.round}${t.rounds ? ` of ${t.rounds}` : ""}: ${plural(t.hand_size, "card")} dealt`;
