@@ -404,3 +404,33 @@ def test_a_hello_while_redis_is_away_is_told_busy_and_sent_to_try_again(
             store.close()
 
     asyncio.run(scenario())
+
+
+def test_a_message_for_an_owner_that_does_not_listen_sends_the_browser_to_start_again(
+    redis_server: RedisServer, tmp_path: Path
+) -> None:
+    """Pub/sub keeps nothing for an instance not listening (gone, or not subscribed again yet after Redis came
+    back): a browser's move relayed into that silence would be lost without a word, so its socket is closed
+    (4012) and the page starts again, finding its room."""
+    from eights.web.rooms import Relay
+
+    async def scenario() -> None:
+        store = Store(database_url(str(tmp_path / "shared.db")))
+        hub = Hub(store, pace=0, cluster=Cluster(redis_server.url, instance="here"))
+        closed: list[int] = []
+
+        async def keep(message: dict[str, Any]) -> None:
+            pass
+
+        try:
+            browser = Connection(keep, close=closed.append, relay=Relay("elsewhere", "ABCDEFGHJ", "c1"))
+            hub.relayed["c1"] = browser
+            move = json.dumps({"type": "act", "version": 7, "action": "draw"})
+            await hub.receive(browser, parse(move))
+            assert closed == [CLOSE_MOVED]
+            assert browser.relay is None and "c1" not in hub.relayed
+        finally:
+            await hub.close()
+            store.close()
+
+    asyncio.run(scenario())

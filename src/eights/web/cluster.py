@@ -172,12 +172,14 @@ class Cluster:
         found = await self.redis.mget([self.alive_key(i) for i in asked])
         return {instance for instance, sign in zip(asked, found, strict=True) if sign is not None}
 
-    async def publish(self, instance: str, envelope: Envelope) -> None:
-        """Send ``envelope`` to ``instance``'s channel.
+    async def publish(self, instance: str, envelope: Envelope) -> bool:
+        """Send ``envelope`` to ``instance``'s channel; whether it listens there (pub/sub keeps nothing for an
+        instance that is not listening: gone, or not subscribed again yet after Redis came back).
 
         :raises RedisError: when Redis cannot be reached.
         """
-        await self.redis.publish(self.channel(instance), json.dumps(envelope, ensure_ascii=False))
+        heard = await self.redis.publish(self.channel(instance), json.dumps(envelope, ensure_ascii=False))
+        return bool(heard)
 
     # ----- running -------------------------------------------------------------------------------------------
 

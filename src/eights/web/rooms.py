@@ -1179,8 +1179,10 @@ class Hub:
         if message is not None:
             envelope["text"] = message.model_dump_json()
         try:
-            await self.cluster.publish(relay.owner, envelope)
+            heard = await self.cluster.publish(relay.owner, envelope)
         except (RedisError, OSError):
+            heard = False
+        if not heard and kind != "leave":  # lost on the way: the browser reconnects and finds its room again
             await self._unrelay(connection, tell=False)
             if connection.close is not None:
                 connection.close(CLOSE_MOVED)
@@ -1222,6 +1224,9 @@ class Hub:
         except ProtocolError:
             return  # checked by the relaying instance already: not from one of ours
         connection = self.remote.get(key)
+        if connection is not None and connection.closed:  # what it was sent was lost: its browser starts again
+            await self._remote_close(key, CLOSE_MOVED)
+            return
         if connection is None:
             if kind != "hello":
                 await self._remote_close(key, CLOSE_MOVED)  # its room is not here (any more)
@@ -1240,7 +1245,8 @@ class Hub:
         instance, name = key
 
         async def send(message: dict[str, Any]) -> None:
-            await cluster.publish(instance, {"kind": "send", "conn": name, "message": message})
+            if not await cluster.publish(instance, {"kind": "send", "conn": name, "message": message}):
+                raise ConnectionError(f"instance {instance} does not listen")  # the connection leaves the room
 
         per_minute = self.limits.refused_per_minute
         connection = Connection(send, client=client, remote=key, refusals=Bucket(per_minute / 60.0, per_minute))
