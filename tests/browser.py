@@ -8,6 +8,7 @@ without Chromium or Playwright skips those tests and says why; under CI they fai
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
 import socket
@@ -114,6 +115,31 @@ class LiveServer:
     def restart(self, kill: bool = False) -> None:
         self.stop(kill=kill)
         self.start()
+
+
+def post(base: str, path: str, body: dict[str, Any]) -> dict[str, Any]:
+    """POST ``body`` as JSON to a live server; its JSON answer."""
+    request = urllib.request.Request(
+        base + path, data=json.dumps(body).encode(), headers={"Content-Type": "application/json"}, method="POST"
+    )
+    with urllib.request.urlopen(request, timeout=PATIENCE) as answer:
+        result: dict[str, Any] = json.load(answer)
+        return result
+
+
+def saved_moves(db: Path | str, code: str) -> list[str]:
+    """The moves of room ``code``'s match as the store ``db`` (a file or a URL) has them, read from the
+    database itself (the server gives no record of a match in play to anyone: its seed deals every hand)."""
+    from eights.store import Store, database_url
+    from eights.store.matches import Rooms
+
+    store = Store(database_url(str(db)))
+    try:
+        match_id = next(room.match_id for room in Rooms(store).all() if room.code == code)
+        assert match_id is not None
+        return [str(action) for action in store.record(match_id).actions]
+    finally:
+        store.close()
 
 
 def new_game(

@@ -20,32 +20,11 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
 from eights.store import Store, database_url
-from eights.store.matches import Rooms
 from eights.web.cluster import Cluster
 from eights.web.protocol import CLOSE_MOVED, parse
 from eights.web.rooms import EPOCH, Connection, Hub
-from tests.browser import PATIENCE, LiveServer
+from tests.browser import PATIENCE, LiveServer, post, saved_moves
 from tests.redis_server import RedisServer, free_port
-
-
-def post(base: str, path: str, body: dict[str, Any]) -> dict[str, Any]:
-    request = urllib.request.Request(
-        base + path, data=json.dumps(body).encode(), headers={"Content-Type": "application/json"}, method="POST"
-    )
-    with urllib.request.urlopen(request, timeout=PATIENCE) as answer:
-        result: dict[str, Any] = json.load(answer)
-        return result
-
-
-def saved_actions(url: str, code: str) -> list[str]:
-    """The moves of the room's match as the store has them."""
-    store = Store(database_url(url))
-    try:
-        match_id = next(room.match_id for room in Rooms(store).all() if room.code == code)
-        assert match_id is not None
-        return [str(action) for action in store.record(match_id).actions]
-    finally:
-        store.close()
 
 
 class Browser:
@@ -204,7 +183,7 @@ def test_play_across_instances_and_the_owner_killed_mid_match(instances: list[Li
         accepted = play([host, friend], 6)  # both play, each through their own instance
         time.sleep(1)
         last = host.seen[-1] if host.seen else host.state()
-        before = saved_actions(postgres_url, code)
+        before = saved_moves(postgres_url, code)
         first.stop(kill=True)  # the owner dies mid-match: its lease lapses, the second takes the room up
         host.bases = [second.base]
         friend.bases = [second.base]
@@ -213,7 +192,7 @@ def test_play_across_instances_and_the_owner_killed_mid_match(instances: list[Li
         assert host.seat == 0, "the host comes back in the same seat"
         assert state["version"] > last["version"], "a room's state version never goes back across a takeover"
         assert state["version"] // EPOCH > last["version"] // EPOCH
-        assert saved_actions(postgres_url, code)[: len(before)] == before, "no accepted move is lost"
+        assert saved_moves(postgres_url, code)[: len(before)] == before, "no accepted move is lost"
         assert len(before) >= len(accepted)
         play([host, friend], 10_000)  # and they play on to the end, through the instance left
         assert "over" in (host.seen[-1]["room"]["phase"], friend.seen[-1]["room"]["phase"])
@@ -270,7 +249,7 @@ def test_a_paused_owner_is_fenced(redis_server: RedisServer, tmp_path: Path) -> 
                 if room.session is not None and room.session.game.to_act == 0:
                     break
                 await asyncio.sleep(0.02)
-            saved_before = saved_actions(str(tmp_path / "shared.db"), room.code)
+            saved_before = saved_moves(str(tmp_path / "shared.db"), room.code)
             version = room.version
             assert first.cluster is not None
             await first.cluster.redis.delete(first.cluster.lease_key(room.code))  # the lease lapsed meanwhile
@@ -283,7 +262,7 @@ def test_a_paused_owner_is_fenced(redis_server: RedisServer, tmp_path: Path) -> 
             await first.receive(ann, parse(json.dumps({"type": "act", "version": version, "action": move})))
             assert room.code not in first.rooms, "the fenced instance let the room go"
             assert closed == [CLOSE_MOVED], "its browser was sent on, to reconnect"
-            assert saved_actions(str(tmp_path / "shared.db"), room.code) == saved_before, "its move was refused"
+            assert saved_moves(str(tmp_path / "shared.db"), room.code) == saved_before, "its move was refused"
         finally:
             await first.close()
             await second.close()
@@ -328,7 +307,7 @@ def test_an_owner_paused_past_its_lease_wakes_up_fenced(instances: list[LiveServ
             watcher.open()
             taken = watcher.state()
             assert taken["version"] > state["version"]
-            before = saved_actions(postgres_url, code)
+            before = saved_moves(postgres_url, code)
             host.act(state)  # sent to the paused owner
         finally:
             os.kill(first.process.pid, signal.SIGCONT)
@@ -337,7 +316,7 @@ def test_an_owner_paused_past_its_lease_wakes_up_fenced(instances: list[LiveServ
             while True:
                 host.ws.recv(timeout=PATIENCE)
         assert closed.value.rcvd is not None and closed.value.rcvd.code == CLOSE_MOVED
-        assert saved_actions(postgres_url, code) == before, "the woken owner's move was refused"
+        assert saved_moves(postgres_url, code) == before, "the woken owner's move was refused"
         host.ws, host.bases = None, [second.base]
         assert len(play([host], 2)) == 2, "the host plays on through the room's owner now"
         watcher.close()

@@ -5,36 +5,12 @@ connection, coming back with its seat token, finds the same seat, hand and recor
 from __future__ import annotations
 
 import json
-import urllib.request
 from pathlib import Path
 from typing import Any
 
 from websockets.sync.client import ClientConnection, connect
 
-from eights.store import Store, database_url
-from eights.store.matches import Rooms
-from tests.browser import PATIENCE, LiveServer
-
-
-def post(base: str, path: str, body: dict[str, Any]) -> dict[str, Any]:
-    request = urllib.request.Request(
-        base + path, data=json.dumps(body).encode(), headers={"Content-Type": "application/json"}, method="POST"
-    )
-    with urllib.request.urlopen(request, timeout=PATIENCE) as answer:
-        result: dict[str, Any] = json.load(answer)
-        return result
-
-
-def record(db: Path, code: str) -> list[str]:
-    """The actions saved of the room's match, read from its database (the server gives no record of a match in
-    play to anyone: its seed deals every hand)."""
-    store = Store(database_url(str(db)))
-    try:
-        match_id = next(room.match_id for room in Rooms(store).all() if room.code == code)
-        assert match_id is not None
-        return [str(action) for action in store.record(match_id).actions]
-    finally:
-        store.close()
+from tests.browser import PATIENCE, LiveServer, post, saved_moves
 
 
 def act(ws: ClientConnection, state: dict[str, Any]) -> None:
@@ -64,7 +40,7 @@ def test_a_killed_server_loses_no_saved_game(tmp_path: Path) -> None:
                 state = my_turn(ws)
                 act(ws, state)
             state = my_turn(ws)  # the computers wait for Ann: nothing moves until she does
-            before = record(server.db, room["code"])
+            before = saved_moves(server.db, room["code"])
             server.restart(kill=True)
         assert len(before) >= 4
         with connect(ws_url) as ws:
@@ -73,11 +49,11 @@ def test_a_killed_server_loses_no_saved_game(tmp_path: Path) -> None:
             assert welcome["type"] == "welcome" and welcome["seat"] == 0
             again = my_turn(ws)
             assert again["version"] > state["version"]  # a state version never goes back, even after a SIGKILL
-            assert record(server.db, room["code"]) == before
+            assert saved_moves(server.db, room["code"]) == before
             assert again["table"]["hand"] == state["table"]["hand"]
             assert again["table"]["top"] == state["table"]["top"]
             act(ws, again)
             my_turn(ws)
-        assert len(record(server.db, room["code"])) > len(before), "the match goes on, and is saved"
+        assert len(saved_moves(server.db, room["code"])) > len(before), "the match goes on, and is saved"
     finally:
         server.stop()

@@ -467,8 +467,7 @@ class Hub:
 
         :raises RoomError: ``no_room``, or ``too_fast`` for a client guessing codes.
         """
-        if client is not None and not self.guard.may_look_up(client):
-            raise RoomError("too_fast", "too many room codes that lead nowhere: wait a minute, then check the link")
+        self._look_up(client)
         key = normal_code(code)
         room = (self.rooms.get(key) or self._take_up(key)) if len(key) <= CODE_MAX else None
         if room is None:
@@ -483,24 +482,24 @@ class Hub:
         """
         if self.cluster is None:
             return self.get(code, client)
-        found = await self._locate(code, client, claim=False)
-        if isinstance(found, Room):
-            return found
-        saved = self.saved.get(normal_code(code))
+        self._look_up(client)
+        key = normal_code(code)
+        if key in self.rooms:
+            return self.rooms[key]
+        saved = self.saved.get(key) if len(key) <= CODE_MAX else None
         room = None if saved is None else self._room_of(saved, 0, playing=False)
         if room is None:
             raise self._missing(code, client)
         return room
 
-    async def _locate(self, code: str, client: str | None, claim: bool = True) -> Room | str:
+    async def _locate(self, code: str, client: str | None) -> Room | str:
         """With many instances: the room ``code`` if this instance owns it (taking it up from the store when
-        nobody does and ``claim``), else its owner's name.
+        nobody does), else its owner's name.
 
         :raises RoomError: ``no_room`` (or ``too_fast``), as ``get``; ``busy`` while Redis cannot be reached.
         """
         assert self.cluster is not None
-        if client is not None and not self.guard.may_look_up(client):
-            raise RoomError("too_fast", "too many room codes that lead nowhere: wait a minute, then check the link")
+        self._look_up(client)
         key = normal_code(code)
         if key in self.rooms:
             return self.rooms[key]
@@ -508,7 +507,7 @@ class Hub:
             raise self._missing(code, client)
         try:
             owner = await self.cluster.owner(key)
-            if claim and (owner is None or owner == self.cluster.id):  # (ours: being taken up, or let go just now)
+            if owner is None or owner == self.cluster.id:  # (ours: being taken up, or let go just now)
                 room = await self._claim(key)
                 if room is not None:
                     return room
@@ -516,9 +515,7 @@ class Hub:
         except (RedisError, OSError):
             raise RoomError("busy", "the server cannot reach its other half just now: it tries again") from None
         if owner is None or owner == self.cluster.id:
-            if claim or not self.saved.exists(key):
-                raise self._missing(code, client)
-            return ""
+            raise self._missing(code, client)
         return owner
 
     async def _claim(self, code: str) -> Room | None:
@@ -550,6 +547,11 @@ class Hub:
         room.touched = self.clock() - age
         self.rooms[code] = room
         return room
+
+    def _look_up(self, client: str | None) -> None:
+        """:raises RoomError: ``too_fast`` for a client that has guessed too many codes that led nowhere."""
+        if client is not None and not self.guard.may_look_up(client):
+            raise RoomError("too_fast", "too many room codes that lead nowhere: wait a minute, then check the link")
 
     def _missing(self, code: str, client: str | None) -> RoomError:
         if client is not None:
