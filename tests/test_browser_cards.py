@@ -354,31 +354,45 @@ def test_pass_and_play_two_people_at_one_phone(chromium: Any, live_server: Any) 
         context.close()
 
 
-#: A reverse, a skip and a chain of 2s growing, given to the page's own drawing and motion as the states that
-#: follow the real one it shows (``t``: that state; ``room``: its room), as the server gives each; what
-#: the table then shows, and whether it moves (``getAnimations()`` brings the style up to date first).
+#: A reverse, two stacked reverses, a skip, a draw and a chain of 2s growing, given to the page's own drawing and
+#: motion as the states that follow the real one it shows (``t``: that state; ``room``: its room), as the
+#: server gives each; what the table then shows, and what moves (``getAnimations()`` brings the style up to
+#: date first).
 NEXT_STATES = """async ([room, t]) => {
   const { showChanges } = await import('/static/motion.js');
   const { drawCentre, drawSeats } = await import('/static/table.js');
   const moving = (node) => node.getAnimations().length > 0;
+  const turning = (marker) => marker.getAnimations().map((a) => a.effect.getKeyframes()[0].transform);
   const marker = document.querySelector('#marker');
-  const shown = {};
-  const turned = { ...t, direction: -t.direction };
-  drawCentre(turned);
-  showChanges(room.code, turned);
-  shown.reverse = [marker.classList.contains('reversed'), moving(marker)];
+  const shown = { glyphs: [marker.textContent] };
+  const show = (next) => {
+    drawSeats(room, next);
+    drawCentre(next);
+    showChanges(room.code, next);
+  };
+  const turned = { ...t, direction: -t.direction, discard_count: t.discard_count + 1, reversed: 1, skipped: [] };
+  show(turned);
+  shown.glyphs.push(marker.textContent);
+  shown.reverse = turning(marker);
+  marker.getAnimations().forEach((a) => a.finish());
+  const twice = { ...turned, discard_count: turned.discard_count + 1, reversed: 2 };
+  show(twice);
+  shown.glyphs.push(marker.textContent);
+  shown.twice = turning(marker);
   const other = (t.seat + 1) % t.names.length;
-  const skipping = { ...turned, discard_count: turned.discard_count + 1, skipped: [other] };
-  drawSeats(room, skipping);
-  showChanges(room.code, skipping);
-  const seat = document.querySelectorAll('#seats .seat')[other];
-  shown.skip = [seat.classList.contains('skipped'), moving(seat.querySelector('.skip-mark'))];
+  const skipping = { ...twice, discard_count: twice.discard_count + 1, skipped: [other], reversed: 0 };
+  show(skipping);
+  const seat = () => document.querySelectorAll('#seats .seat')[other];
+  shown.skip = [seat().classList.contains('skipped'), moving(seat().querySelector('.skip-mark'))];
+  // the next state comes at once (the seat after draws a card): every seat is drawn again, still marked
+  const counts = skipping.counts.map((n, s) => (s === (other + 1) % t.names.length ? n + 1 : n));
+  show({ ...skipping, counts, skipped: [other] });
+  shown.still = seat().classList.contains('skipped');
   const chain = document.querySelector('#chain');
   shown.chain = [];
   for (const count of [2, 4]) {
-    const next = { ...skipping, chain: count, skipped: [] };
-    drawCentre(next);
-    showChanges(room.code, next);
+    const next = { ...skipping, counts, chain: count, skipped: [] };
+    show(next);
     shown.chain.push([chain.hidden ? '' : chain.textContent, moving(chain)]);
   }
   return shown;
@@ -388,16 +402,20 @@ NEXT_STATES = """async ([room, t]) => {
 @pytest.mark.parametrize("motion", ["no-preference", "reduce"])
 def test_reverse_skip_and_chain_are_shown_and_move_unless_reduced(chromium: Any, live_server: Any, motion: str) -> None:
     """At your turn in a real room (action, stacking), the page's drawing and motion given made-up next states:
-    a reverse turns
-    the direction marker, a skip marks the skipped seat, a chain's count grows with a pop; under reduced
-    motion each is shown the same, and nothing moves."""
+    a reverse turns the direction marker over into the other arrow, two stacked reverses turn it over twice
+    (the same arrow again), a skip marks the skipped seat and the mark stays through the next state, a
+    chain's count grows with a pop; under reduced motion each is shown the same, and nothing moves."""
     device = {**DESKTOP, "reduced_motion": motion}
     with at_my_turn(chromium, live_server.base, device, "action", 4, {"stacking": "true"}) as me:
         shown = me.page.evaluate(NEXT_STATES, [me.states[-1]["room"], me.table])
         animated = motion == "no-preference"
-        reversed_ = me.table["direction"] == 1  # the marker now shows the other way round
-        assert shown["reverse"] == [reversed_, animated], shown
+        now, other = ("↻", "↺") if me.table["direction"] == 1 else ("↺", "↻")
+        assert shown["glyphs"] == [now, other, other], shown
+        # each turn-over the last animation of the marker (a state of the room's own may have come meanwhile)
+        assert shown["reverse"][-1:] == (["perspective(8rem) rotateY(180deg)"] if animated else []), shown
+        assert shown["twice"][-1:] == (["perspective(8rem) rotateY(360deg)"] if animated else []), shown
         assert shown["skip"] == [True, animated], shown
+        assert shown["still"], shown
         # the first 2 shows +2, the second grows it to +4: each a pop, unless reduced
         assert shown["chain"] == [["+2", animated], ["+4", animated]], shown
 

@@ -292,29 +292,36 @@ def test_a_closed_connection_is_freed_without_waiting_for_a_full_collection(clie
         gc.enable()
 
 
-def test_the_state_says_who_the_last_card_skipped_and_the_chain_pending() -> None:
-    """What the page marks and pops comes from the game itself, not from reading the narration: the seats the
-    last card to reach the pile made lose their turn (action: queens skip) and the chain of 2s pending (race: 2s chain),
-    in random games at four players."""
+def test_the_state_says_who_the_last_card_skipped_how_often_it_reversed_and_the_chain_pending() -> None:
+    """What the page marks, turns and pops comes from the game itself, not from reading the narration: the
+    seats the last card to reach the pile made lose their turn (action: queens skip), the times it reversed
+    the direction (action: aces reverse, two stacked ones twice) and the chain of 2s pending (race: 2s
+    chain), in random games at four players."""
     import random
 
     from eights.engine import Game
-    from eights.engine.events import CardPlayed, PlayerSkipped, StarterTurned
+    from eights.engine.events import CardPlayed, DirectionReversed, PlayerSkipped, StarterTurned
     from eights.rules import load_preset
-    from eights.web.tableview import skipped_by_last_card
+    from eights.web.tableview import last_card_effects
 
     skips = chains = 0
-    for preset in ("action", "race"):
+    reverses: set[int] = set()
+    for preset, options in (("action", {}), ("action", {"stacking": "true"}), ("race", {})):
+        rules = load_preset(preset).with_options(options)
         for seed in range(20):
-            game = Game(load_preset(preset), 4, seed)
+            game = Game(rules, 4, seed)
             rng = random.Random(seed)
             while not game.is_over and len(game.actions) < 400:
                 events = game.play(rng.choice(game.legal_actions()))
                 seen = view(game, 0)
                 cards = [i for i, e in enumerate(events) if isinstance(e, CardPlayed | StarterTurned)]
                 if cards:
-                    expected = [e.seat for e in events[cards[-1] :] if isinstance(e, PlayerSkipped)]
-                    assert skipped_by_last_card(seen) == expected
+                    after = events[cards[-1] :]
+                    expected = [e.seat for e in after if isinstance(e, PlayerSkipped)]
+                    turned = sum(isinstance(e, DirectionReversed) for e in after)
+                    assert last_card_effects(seen) == {"skipped": expected, "reversed": turned}
                     skips += bool(expected)
+                    reverses.add(turned)
                 chains += seen.chain > 2
     assert skips > 0 and chains > 0, "the games held skips and chains grown past one 2"
+    assert {0, 1, 2} <= reverses, f"the games held single and double reverses: {reverses}"

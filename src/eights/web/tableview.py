@@ -17,6 +17,7 @@ from eights.engine.events import (
     CardPlayed,
     CardsDrawn,
     CardsSwapped,
+    DirectionReversed,
     JackDropped,
     Passed,
     PlayerSkipped,
@@ -67,16 +68,20 @@ def move_json(action: Action, view: View, names: tuple[str, ...]) -> dict[str, A
     return move
 
 
-def skipped_by_last_card(view: View) -> list[int]:
-    """The seats the last card to reach the pile (played, or turned to start the round) made lose their turn:
-    the skips after it, for the page to mark."""
+def last_card_effects(view: View) -> dict[str, Any]:
+    """What the last card to reach the pile (played, or turned to start the round) did to the order of play,
+    for the page to show: the seats it made lose their turn (``skipped``), and how many times it reversed
+    the direction (``reversed``: two stacked reverses turn it twice, and it points the same way again)."""
     skipped: list[int] = []
+    reverses = 0
     for event in reversed(view.history):
         if isinstance(event, CardPlayed | StarterTurned):
-            return skipped[::-1]
+            return {"skipped": skipped[::-1], "reversed": reverses}
         if isinstance(event, PlayerSkipped):
             skipped.append(event.seat)
-    return []
+        elif isinstance(event, DirectionReversed):
+            reverses += 1
+    return {"skipped": [], "reversed": 0}
 
 
 def table_json(session: Session, seat: int | None) -> dict[str, Any]:
@@ -108,7 +113,7 @@ def table_json(session: Session, seat: int | None) -> dict[str, Any]:
         "lowest_wins": rules.lowest_wins,
         "pending": duty_lines(view, names),
         "chain": view.chain,
-        "skipped": skipped_by_last_card(view),
+        **last_card_effects(view),
         "prompt": prompt_words(view, names, keys=False),
         "legal": [move_json(a, view, names) for a in view.legal],
         "drawn": card_json(view.drawn) if view.drawn is not None else None,

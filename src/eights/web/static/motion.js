@@ -1,8 +1,9 @@
 // What moved, told from two successive `state`s of the same seat (and the new lines of narration), shown as
 // motion: a played card flies from its seat to the pile, a drawn card from the stock to its hand, a new
-// deal is dealt, a skipped seat is marked, a chain's count pops as it grows (the direction marker turns
-// by its own CSS). Only transforms and opacity move (Web Animations: no layout while a card flies), and
-// nothing moves under prefers-reduced-motion. The states say what happened; nothing here decides a rule.
+// deal is dealt, the direction marker turns over once for each reverse, a skipped seat is marked (and stays
+// marked for a moment through the states that follow), a chain's count pops as it grows. Only transforms
+// and opacity move (Web Animations: no layout while a card flies), and nothing moves under
+// prefers-reduced-motion. The states say what happened; nothing here decides a rule.
 
 import { $ } from "./dom.js";
 import { cardBack, cardFace } from "./cards.js";
@@ -10,6 +11,9 @@ import { play as sound } from "./sound.js";
 
 const calm = matchMedia("(prefers-reduced-motion: reduce)");
 const FLIGHT = 380; // ms a card takes from one place to another
+const TURN_OVER = 450; // ms the direction marker takes to turn over
+const SKIP_SHOWN = 1800; // ms a skipped seat stays marked
+const skipUntil = new Map(); // "code/seat" → when its skip mark goes
 
 let before = null; // the last table seen: {key, t}
 
@@ -65,7 +69,7 @@ export function showChanges(code, t) {
   if (freshDeal) {
     if (moving) deal(t);
     sound("draw");
-    markSkipped(t, moving); // a starter that skips
+    markSkipped(code, t, moving); // a starter that skips
   } else {
     const played = t.discard_count > last.discard_count || t.top?.code !== last.top?.code;
     if (played && t.top) {
@@ -77,22 +81,46 @@ export function showChanges(code, t) {
     const more = t.counts.map((n, seat) => n - (last.counts[seat] || 0));
     if (more.some((n) => n > 0)) sound("draw");
     if (moving) drawn(t, last, more);
-    if (played) markSkipped(t, moving);
+    if (played) markSkipped(code, t, moving);
+    const turns = played ? t.reversed : Math.abs(t.direction - last.direction) / 2;
+    if (turns && moving) turnOver($("marker"), turns);
   }
   if (t.chain > last.chain && moving) pop($("chain"));
   if (t.legal.length && !last.legal.length) sound("turn");
   if (t.round_end && !last.round_end) sound("end");
 }
 
+/** Whether seat `seat` of room `code` is still marked as skipped (the seats are drawn again at each state). */
+export function skipShown(code, seat) {
+  return (skipUntil.get(`${code}/${seat}`) || 0) > Date.now();
+}
+
 /** Mark the seats the last card to reach the pile skipped (the server says which) for a moment. */
-function markSkipped(t, moving) {
+function markSkipped(code, t, moving) {
   for (const seat of t.skipped) {
     const box = $("seats").children[seat];
     if (!box) continue;
+    const key = `${code}/${seat}`;
+    skipUntil.set(key, Date.now() + SKIP_SHOWN);
     box.classList.add("skipped");
     if (moving) pop(box.querySelector(".skip-mark"));
-    setTimeout(() => box.classList.remove("skipped"), 1800);
+    setTimeout(() => {
+      if (skipShown(code, seat)) return; // skipped again meanwhile
+      skipUntil.delete(key);
+      $("seats").children[seat]?.classList.remove("skipped");
+    }, SKIP_SHOWN);
   }
+}
+
+/**
+ * The direction marker turned over `times` times, a half-turn about its upright axis each: seen from
+ * behind, the new arrow is the old one, so it turns from the old direction into the new (twice: back again).
+ */
+function turnOver(marker, times) {
+  return marker.animate([{ transform: `perspective(8rem) rotateY(${180 * times}deg)` }, { transform: "perspective(8rem) rotateY(0)" }], {
+    duration: TURN_OVER * Math.min(times, 3),
+    easing: "ease-in-out",
+  });
 }
 
 /** Cards drawn: a back from the stock to each seat that has more, your new cards face up into your hand. */

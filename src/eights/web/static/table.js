@@ -4,7 +4,7 @@
 
 import { $, button, el, flash, keepingFocus, saved } from "./dom.js";
 import { cardBack, cardFace } from "./cards.js";
-import { showChanges } from "./motion.js";
+import { showChanges, skipShown } from "./motion.js";
 import { setSound, soundOn } from "./sound.js";
 import { reviewButton } from "./review.js";
 import {
@@ -146,6 +146,7 @@ export function drawSeats(room, t) {
     const mark = el("span", "skipped", "skip-mark");
     mark.setAttribute("aria-hidden", "true");
     item.append(mark);
+    if (skipShown(room.code, seat)) item.classList.add("skipped"); // still marked, through the next states
     const awayKey = `${room.code}/${seat}`;
     if (info.stand_in) {
       item.append(el("span", "Away: a computer (normal) plays for them until they are back.", "away"));
@@ -194,7 +195,7 @@ export function drawCentre(t) {
   named.hidden = !(t.suit_named && t.active_suit);
   if (!named.hidden) named.replaceChildren(suitBadge(t.active_suit));
   $("direction").textContent = `Play goes ${t.direction === 1 ? "clockwise ↻" : "counter-clockwise ↺"}`;
-  $("marker").classList.toggle("reversed", t.direction !== 1);
+  $("marker").textContent = t.direction === 1 ? "↻" : "↺"; // motion.js turns it over when a card reverses play
   const chain = t.chain;
   $("chain").hidden = !chain;
   $("chain").textContent = chain ? `+${chain}` : "";
