@@ -93,6 +93,34 @@ def test_the_page_says_it_works_offline_only_once_it_has_kept_what_it_needs(chro
         context.close()
 
 
+def test_over_plain_http_from_another_machine_the_page_says_it_needs_https(chromium: Any, live_server: Any) -> None:
+    """A browser keeps a site for offline use only from a secure origin: the page opened by plain HTTP under a
+    name that is not this machine (every request answered by the real server) has no service worker, and
+    says that offline use needs HTTPS instead of promising it; the sheet still works online."""
+    context = chromium.new_context(**PHONE)
+    try:
+        page = context.new_page()
+        elsewhere = "http://eights.example"
+        context.route(
+            f"{elsewhere}/**",
+            lambda route: route.fulfill(
+                response=route.fetch(url=route.request.url.replace(elsewhere, live_server.base))
+            ),
+        )
+        page.goto(f"{elsewhere}/scorecard")
+        page.wait_for_selector('body[data-offline="needs-https"]', state="attached", timeout=WAIT)
+        assert page.evaluate("() => [window.isSecureContext, 'serviceWorker' in navigator]") == [False, False]
+        assert page.inner_text("#offline-state") == (
+            "This page keeps score with no network only when the site is opened over HTTPS: "
+            "here it needs the server, so ask whoever runs it to put it behind HTTPS."
+        )
+        # the sheet itself works as ever: the rules came from the server (one choice per preset)
+        _, body = get(f"{live_server.base}/api/presets")
+        assert page.locator("#sheet-presets input").count() == len(json.loads(body)["presets"])
+    finally:
+        context.close()
+
+
 def test_a_whole_derange_match_kept_with_no_server_is_sent_when_it_is_back(chromium: Any, live_server: Any) -> None:
     context = chromium.new_context(**PHONE)
     try:

@@ -414,7 +414,15 @@ async function loadRules(url) {
 /** Say whether this phone can open the page and keep score at ``urls``' rules with no network: once the service
  * worker is active (so it has kept the page and its files), whether the page has kept the rules' scoring. */
 async function sayOffline(urls) {
-  if (!("serviceWorker" in navigator)) return; // no worker (plain HTTP but on this machine): online only
+  if (!("serviceWorker" in navigator)) {
+    // a browser keeps a site's files for offline use only over HTTPS (or from the machine itself)
+    document.body.dataset.offline = "needs-https";
+    $("offline-state").textContent =
+      "This page keeps score with no network only when the site is opened over HTTPS: " +
+      "here it needs the server, so ask whoever runs it to put it behind HTTPS.";
+    $("offline-state").hidden = false;
+    return;
+  }
   const [kept] = await Promise.all([keepScoring(urls), navigator.serviceWorker.ready]);
   document.body.dataset.offline = kept ? "ready" : "missing";
   $("offline-state").textContent = kept
