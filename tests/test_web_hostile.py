@@ -390,6 +390,8 @@ def test_health_for_anyone_and_metrics_for_this_machine_only(server: LiveServer)
     )  # name{labels} value
     assert samples['eights_rooms{phase="playing"}'] == "1.0" and samples["eights_connections"] == "1.0"
     assert "eights_decisions_queued" in samples and "eights_decision_seconds_count" in samples
+    assert samples["eights_reviews_running"] == "0.0"
+    assert samples['eights_labs{state="waiting"}'] == samples['eights_labs{state="playing"}'] == "0.0"
 
 
 @with_options("--trust-proxy", "127.0.0.1")

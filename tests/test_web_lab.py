@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import re
 import signal
 import time
 from collections.abc import Iterator
@@ -149,6 +150,11 @@ def test_one_client_s_labs_at_once_and_the_server_s_queue_are_capped(tmp_path: P
         assert ask(client, "derange", {}, 4)[0] == 202
         status, waiting = ask(client, "derange", {}, 5)
         assert status == 202 and waiting["state"] == "waiting" and waiting["ahead"] == 1
+        # the operator sees both (GET /metrics is for this machine: its text, as served): the first one
+        # playing, or about to
+        shown = client.app.state.metrics.text().decode()  # type: ignore[attr-defined]
+        labs = dict(re.findall(r'^eights_labs\{state="(\w+)"\} (\S+)$', shown, re.MULTILINE))
+        assert float(labs["waiting"]) + float(labs["playing"]) == 2 and float(labs["waiting"]) >= 1, labs
         status, refused = ask(client, "classic", {}, 4)
         assert status == 429 and refused["code"] == "busy" and "try again in a minute" in refused["error"]
 

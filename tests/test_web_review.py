@@ -143,6 +143,8 @@ def test_reviews_at_once_are_capped(store: Store) -> None:
         busy = review(client, two)
         assert busy.status_code == 429 and "as many matches as it can" in busy.json()["error"]
         assert review(client, one).json()["state"] == "running"  # asked again: the same review, not another
+        # the operator sees it under way (GET /metrics is for this machine: its text, as served)
+        assert b"\neights_reviews_running 1.0\n" in client.app.state.metrics.text()  # type: ignore[attr-defined]
 
 
 def test_a_review_under_way_is_stopped_by_its_asker_only(store: Store) -> None:

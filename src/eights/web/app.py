@@ -377,7 +377,7 @@ def create_app(
             return missing_room_page(code)
         return page()
 
-    metrics = Metrics(hub)
+    metrics = app.state.metrics = Metrics(hub, reviewer, labs)
 
     @app.get("/healthz", include_in_schema=False)
     async def health() -> dict[str, Any]:

@@ -2,7 +2,7 @@
 Prometheus' text format (prometheus_client) for this machine and trusted proxies only: rooms by phase,
 connections (with many instances: those relayed, held for other instances, and whether Redis answers),
 computer decisions (queued, busy, answered, played by the fallback and why) and how long
-they took.
+they took, and the reviews and labs under way (the other work a stranger can ask of the workers).
 
 The figures are read from the hub and its pool when scraped (one registry per app, so that several apps
 in one process, as in the tests, keep theirs apart); only the decisions' durations are counted as
@@ -18,6 +18,8 @@ from prometheus_client import CollectorRegistry, Histogram, generate_latest
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily
 from prometheus_client.registry import Collector
 
+from eights.web.lab import LabDesk
+from eights.web.reviews import Reviewer
 from eights.web.rooms import Hub
 
 __all__ = ["CONTENT_TYPE", "Metrics"]
@@ -71,12 +73,34 @@ class HubCollector(Collector):
             yield counter
 
 
-class Metrics:
-    """One app's metrics: its registry, with the hub's figures and the decisions' durations."""
+class WorkCollector(Collector):
+    """The reviews and labs under way, as they are when scraped."""
 
-    def __init__(self, hub: Hub) -> None:
+    def __init__(self, reviewer: Reviewer, labs: LabDesk) -> None:
+        self.reviewer = reviewer
+        self.labs = labs
+
+    def collect(self) -> Iterator[Any]:
+        reviews = GaugeMetricFamily("eights_reviews_running", "Reviews of finished matches under way")
+        reviews.add_metric([], self.reviewer.running())
+        yield reviews
+        labs = GaugeMetricFamily("eights_labs", "Labs of house rules asked for, by state")
+        states = {"waiting": 0, "playing": 0}
+        for job in self.labs.jobs.values():
+            states[job.state] = states.get(job.state, 0) + 1
+        for state, count in states.items():
+            labs.add_sample("eights_labs", {"state": state}, count)
+        yield labs
+
+
+class Metrics:
+    """One app's metrics: its registry, with the hub's figures, the decisions' durations, and the reviews
+    and labs under way."""
+
+    def __init__(self, hub: Hub, reviewer: Reviewer, labs: LabDesk) -> None:
         self.registry = CollectorRegistry()
         self.registry.register(HubCollector(hub))
+        self.registry.register(WorkCollector(reviewer, labs))
         self.decision_seconds = Histogram(
             "eights_decision_seconds",
             "Seconds a computer decision took, asked to answered (the fallback's included)",
