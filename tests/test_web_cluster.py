@@ -45,7 +45,8 @@ class Browser:
         while True:
             base = self.bases[self.reconnects % len(self.bases)]
             try:
-                self.ws = connect(base.replace("http", "ws") + "/ws", open_timeout=5)
+                # held from call to call (websockets asks that a connection be entered; close() ends it)
+                self.ws = connect(base.replace("http", "ws") + "/ws", open_timeout=5).__enter__()
                 self.send({"type": "hello", "room": self.code, "token": self.token})
                 return
             except OSError:
