@@ -259,3 +259,50 @@ def test_two_asks_at_once_start_one_review(tmp_path: Path) -> None:
 
     asyncio.run(main())
     store.close()
+
+
+def killed_workers(client: TestClient, room: dict[str, Any], times: int) -> tuple[Any, list[int], int]:
+    """Follow the room's review, SIGKILLing its worker (once it has reviewed a decision, then any new one
+    at once) ``times`` times: the review's last answer, the workers killed, and its decisions to review."""
+    reviewer = client.app.state.reviewer  # type: ignore[attr-defined]
+    answer = review(client, room)
+    total: int = answer.json()["total"]
+    killed: list[int] = []
+    until = time.monotonic() + 120
+    while answer.status_code in (200, 202) and answer.json()["state"] == "running":
+        assert time.monotonic() < until, "the review neither ended nor stopped"
+        fresh = [pid for pid in reviewer.pids() if pid not in killed]
+        if fresh and len(killed) < times and (killed or answer.json()["done"] >= 1):
+            os.kill(fresh[0], signal.SIGKILL)
+            killed.append(fresh[0])
+        time.sleep(0.02)
+        answer = review(client, room, "get")
+    return answer, killed, total
+
+
+def test_a_review_whose_worker_is_killed_goes_on_in_a_fresh_one(store: Store) -> None:
+    """The review's worker SIGKILLed after its first decision (as the kernel kills a process out of memory):
+    its decision is made again by a fresh worker, and the review ends whole and is kept."""
+    with serve(store, review_deals=48, review_iterations=600) as client:  # decisions of a fraction of a second
+        room = played_room(client)
+        answer, killed, total = killed_workers(client, room, 1)
+        assert answer.status_code == 200, answer.text
+        assert len(killed) == 1 and killed[0] not in client.app.state.reviewer.pids()  # type: ignore[attr-defined]
+        numbers = [decision["number"] for decision in answer.json()["decisions"]]
+        assert numbers == sorted(set(numbers)) and len(numbers) == total > 1  # each once, none lost
+        assert Reviews(store).get(match_of(client, room), "0|48|600") is not None
+
+
+def test_a_review_whose_workers_keep_dying_stops_at_once_in_words(store: Store) -> None:
+    """Two workers killed in turn: the review stops then (not at review_seconds, ten minutes here: it says
+    why), says so once, keeps nothing, and may be asked for again."""
+    with serve(store, review_deals=48, review_iterations=600, review_seconds=600) as client:
+        room = played_room(client)
+        answer, killed, _ = killed_workers(client, room, 2)
+        assert answer.status_code == 503 and len(killed) == 2
+        assert answer.json()["error"] == (
+            "the review stopped: its worker process on the server died; nothing was kept, try again later"
+        )
+        assert Reviews(store).get(match_of(client, room), "0|48|600") is None
+        assert review(client, room, "get").status_code == 404
+        assert review(client, room).status_code == 202

@@ -4,7 +4,9 @@ A person asks for the review of their own seat only, with its seat token (the ap
 decisions, each judged from what that seat saw then (``eights.review``, the same review as ``eights review``).
 The server's budget for it is fixed by its limits (``review_deals``, ``review_iterations``; a stranger
 chooses nothing), and it runs off the event loop in worker processes (``reviews_at_once`` of them, one
-review each, one decision at a time), within ``review_seconds`` in all; stopping the server stops them.
+review each, one decision at a time), within ``review_seconds`` in all; stopping the server, or the
+review, stops its worker. A worker that dies (killed, out of memory) is seen at once: its decision is
+made again by a fresh one, and a second death stops the review in words.
 A client asks for ``reviews_per_client`` at most; a review kept in the store (under the same key as
 ``eights review --seat N`` with those settings) is given again at once, uncounted.
 
@@ -17,8 +19,9 @@ from __future__ import annotations
 import asyncio
 import logging
 import multiprocessing
-import multiprocessing.pool
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
+from multiprocessing.connection import Connection
 from typing import Any
 
 from eights.cards import Card
@@ -32,11 +35,15 @@ from eights.table.narrate import sorted_hand
 from eights.web.guard import Guard
 from eights.web.settings import Limits
 from eights.web.tableview import card_json
-from eights.web.workers import worker_start
+from eights.web.workers import GRACE, STARTUP, Worker, stop_workers, worker_start
 
 __all__ = ["ReviewError", "Reviewer", "review_json"]
 
 log = logging.getLogger("eights.web")
+
+
+#: Fresh workers a decision is given to after its worker died, before the review stops.
+RETRIES = 1
 
 
 class ReviewError(RuntimeError):
@@ -73,7 +80,12 @@ class Reviewer:
         self.guard = guard
         self.settings = ReviewSettings(deals=limits.review_deals, iterations=limits.review_iterations)
         self.jobs: dict[tuple[int, int], Job] = {}
-        self._pool: multiprocessing.pool.Pool | None = None
+        processes = limits.reviews_at_once
+        self._context = multiprocessing.get_context("spawn")
+        self._workers: list[Worker | None] = [None] * processes  # started with the first review of each slot
+        self._free = list(range(processes))
+        self._turn = asyncio.Semaphore(processes)
+        self._exchanges = ThreadPoolExecutor(processes, thread_name_prefix="eights-review")
 
     def key(self, seat: int) -> str:
         """What a kept review is found by (as ``eights review`` keeps it): the seat, the deals, the iterations."""
@@ -131,7 +143,7 @@ class Reviewer:
         return job.progress()
 
     def stop(self, match_id: int, seat: int) -> dict[str, Any]:
-        """Stop the seat's review under way (nothing of it is kept; a decision in a worker ends on its own).
+        """Stop the seat's review under way (nothing of it is kept; its worker is stopped).
 
         :raises ReviewError: when none is under way.
         """
@@ -162,18 +174,22 @@ class Reviewer:
             raise ReviewError("store", str(exc), 503) from None
 
     async def _run(self, job: Job, tasks: list[Task], review: Review) -> None:
-        """Review the decisions one after another in a worker, within ``review_seconds``; keep the review. (A
-        worker that died loses its decision: the review then stops at ``review_seconds``.)"""
+        """Review the decisions one after another in a worker, within ``review_seconds``; keep the review."""
         loop = asyncio.get_running_loop()
         until = loop.time() + self.limits.review_seconds
         done: list[Decision] = []
         try:
-            for task in tasks:
-                left = until - loop.time()
-                if left <= 0:
-                    raise TimeoutError
-                done.append(await asyncio.wait_for(self._decide(task), left))
-                job.done = len(done)
+            async with self._turn:
+                slot = self._free.pop()
+                try:
+                    for task in tasks:
+                        left = until - loop.time()
+                        if left <= 0:
+                            raise TimeoutError
+                        done.append(await asyncio.wait_for(self._decide(slot, task), left))
+                        job.done = len(done)
+                finally:
+                    self._free.append(slot)
             data = replace(review, decisions=tuple(done)).to_dict()
             await asyncio.to_thread(self.kept.keep, job.match_id, self.key(job.seat), data)
         except TimeoutError:
@@ -181,6 +197,9 @@ class Reviewer:
                 f"the review did not finish in the time this server allows ({self.limits.review_seconds:g} s): "
                 "nothing was kept; a shorter match reviews in time"
             )
+        except WorkerLost:
+            log.error("eights: the review of match %s stopped: its worker process died twice", job.match_id)
+            job.error = "the review stopped: its worker process on the server died; nothing was kept, try again later"
         except StoreError as exc:
             job.error = f"the review could not be kept: {exc}"
         except Exception as exc:  # logged without the exception's words, which may name cards
@@ -189,39 +208,88 @@ class Reviewer:
         else:
             del self.jobs[(job.match_id, job.seat)]
 
-    async def _decide(self, task: Task) -> Decision:
-        """One decision reviewed in a worker process (started with the first review)."""
+    async def _decide(self, slot: int, task: Task) -> Decision:
+        """One decision reviewed in the slot's worker process (started when first needed); given to a fresh
+        one when its worker dies. A review stopped (or past its time) meanwhile stops the worker.
+
+        :raises WorkerLost: when the workers died ``RETRIES + 1`` times, or none can start.
+        """
         loop = asyncio.get_running_loop()
-        answer: asyncio.Future[Decision] = loop.create_future()
+        for _ in range(RETRIES + 1):
+            worker = self._workers[slot]
+            if worker is None:
+                try:
+                    worker = self._workers[slot] = Worker(self._context, _serve_reviews, name="eights-review")
+                except OSError:
+                    raise WorkerLost from None
+            try:
+                reply = await loop.run_in_executor(self._exchanges, _exchange, worker, task)
+            except asyncio.CancelledError:
+                self._workers[slot] = None
+                worker.terminate()  # the exchange's thread then ends (its worker's pipe closed)
+                raise
+            if reply[0] == "ok":
+                decision: Decision = reply[1]
+                return decision
+            if reply[0] == "error":
+                log.error("eights: a review worker's decision failed (%s)", reply[1])
+                raise RuntimeError("the review's decision failed in its worker")
+            self._workers[slot] = None  # died: the next try starts a fresh worker
+            log.warning("eights: a review worker died; its decision is made again by a fresh one")
+        raise WorkerLost
 
-        def settle(result: Decision | None, problem: BaseException | None) -> None:
-            if answer.done():  # given up on meanwhile (past review_seconds)
-                return
-            if problem is not None:
-                answer.set_exception(problem)
-            else:
-                assert result is not None
-                answer.set_result(result)
-
-        if self._pool is None:
-            self._pool = multiprocessing.get_context("spawn").Pool(self.limits.reviews_at_once, worker_start)
-        self._pool.apply_async(
-            review_decision,
-            (task,),
-            callback=lambda result: loop.call_soon_threadsafe(settle, result, None),
-            error_callback=lambda problem: loop.call_soon_threadsafe(settle, None, problem),
-        )
-        return await answer
+    def pids(self) -> list[int]:
+        """The worker processes' ids (those started so far)."""
+        return [worker.pid for worker in self._workers if worker is not None]
 
     async def close(self) -> None:
-        """Stop every review under way (nothing of them is kept) and the workers."""
+        """Stop every review under way (nothing of them is kept) and the workers, busy or not."""
         for job in self.jobs.values():
             if job.task is not None:
                 job.task.cancel()
         self.jobs.clear()
-        if self._pool is not None:
-            pool, self._pool = self._pool, None
-            await asyncio.to_thread(pool.terminate)  # its workers stopped at once, busy or not
+        workers = [worker for worker in self._workers if worker is not None]
+        self._workers = [None] * len(self._workers)
+        self._exchanges.shutdown(wait=False, cancel_futures=True)
+        await asyncio.to_thread(stop_workers, workers)
+
+
+class WorkerLost(RuntimeError):
+    """A review's worker processes died (or could not start) as often as a decision may be tried."""
+
+
+def _serve_reviews(conn: Connection) -> None:
+    """A review worker's life: say it is ready, then answer each ``Task`` with ("ok", its ``Decision``) or
+    ("error", the exception's kind: its words may name cards), until the server hangs up or is gone."""
+    worker_start()
+    conn.send("ready")
+    while True:
+        try:
+            task: Task = conn.recv()
+        except (EOFError, OSError):
+            return
+        try:
+            reply: tuple[Any, ...] = ("ok", review_decision(task))
+        except Exception as exc:
+            reply = ("error", type(exc).__name__)
+        conn.send(reply)
+
+
+def _exchange(worker: Worker, task: Task) -> tuple[Any, ...]:
+    """In a thread: the worker's reply to ``task``, or ("lost",) when it died (or was stopped) first."""
+    try:
+        if not worker.ready:
+            if not worker.conn.poll(STARTUP):
+                worker.stop(GRACE)
+                return ("lost",)
+            worker.conn.recv()
+            worker.ready = True
+        worker.conn.send(task)
+        reply: tuple[Any, ...] = worker.conn.recv()
+        return reply
+    except (EOFError, OSError):
+        worker.stop(GRACE)
+        return ("lost",)
 
 
 def review_json(data: dict[str, Any], rules: RuleSet, seat: int) -> dict[str, Any]:
