@@ -420,6 +420,48 @@ def test_reverse_skip_and_chain_are_shown_and_move_unless_reduced(chromium: Any,
         assert shown["chain"] == [["+2", animated], ["+4", animated]], shown
 
 
+#: Every turn-over the page gives the direction marker, in order (window.turns: its first keyframe).
+COUNT_TURNS = """(() => {
+  window.turns = [];
+  const animate = Element.prototype.animate;
+  Element.prototype.animate = function (frames, options) {
+    if (this.id === 'marker') window.turns.push(frames[0].transform);
+    return animate.call(this, frames, options);
+  };
+})();"""
+
+
+def test_every_reverse_of_a_real_match_turns_the_marker(chromium: Any, live_server: Any) -> None:
+    """A whole match of action at three (aces reverse) by touch against the computers: every state that
+    follows a card which reversed play (the server's ``reversed``) turns the marker over that many times,
+    and nothing else turns it; the marker ends as the arrow of the last state's direction."""
+    context = chromium.new_context(**PHONE)
+    try:
+        context.add_init_script(COUNT_TURNS)
+        me = Watched(context.new_page(), touch=True)
+        new_game(me.page, live_server.base, "action", 3, {"score_keeping": "false"})
+        expected: list[str] = []
+        for _ in range(5):  # matches until one holds a reverse
+            play([me])
+            for last, now in zip(me.states, me.states[1:], strict=False):
+                was, table = last["table"], now["table"]
+                dealt = table["round"] != was["round"] or (was["result"] and not table["result"])
+                dealt = dealt or (was["round_end"] and not table["round_end"])
+                played = table["discard_count"] > was["discard_count"] or table["top"] != was["top"]
+                if not dealt and played and table["reversed"]:
+                    expected.append(f"perspective(8rem) rotateY({180 * table['reversed']}deg)")
+            if expected:
+                break
+            me.page.locator("#rematch").click()
+            me.page.wait_for_function("() => document.querySelector('#result').hidden")
+        assert expected, "five matches and never a reverse"
+        assert me.page.evaluate("() => window.turns") == expected
+        arrow = "↻" if me.table["direction"] == 1 else "↺"
+        assert me.page.text_content("#marker") == arrow
+    finally:
+        context.close()
+
+
 #: A test double of the browser's WebAudio: every oscillator started, by its frequency (window.tones).
 COUNT_TONES = """(() => {
   window.tones = [];
