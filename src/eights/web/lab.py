@@ -37,7 +37,7 @@ from eights.web.guard import Guard
 from eights.web.rooms import rules_from
 from eights.web.settings import Limits
 from eights.web.workers import GRACE as STOP_GRACE
-from eights.web.workers import STARTUP, Worker, stop_workers, worker_start
+from eights.web.workers import Worker, stop_workers, worker_start
 
 __all__ = ["GRACE", "SEED", "LabDesk", "LabRefused"]
 
@@ -174,12 +174,8 @@ def _exchange(
     """In a thread: the worker's reply to ``asked`` (playing ``seconds``), or ("overrun",) once it was
     stopped ``grace`` seconds past that, or ("lost",) when it died."""
     try:
-        if not worker.ready:
-            if not worker.conn.poll(STARTUP):
-                worker.stop(STOP_GRACE)
-                return ("lost",)
-            worker.conn.recv()
-            worker.ready = True
+        if not worker.started():
+            return ("lost",)
         worker.conn.send((asked, seconds))
         until = time.monotonic() + seconds + grace
         while True:

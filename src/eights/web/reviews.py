@@ -35,7 +35,7 @@ from eights.table.narrate import sorted_hand
 from eights.web.guard import Guard
 from eights.web.settings import Limits
 from eights.web.tableview import card_json
-from eights.web.workers import GRACE, STARTUP, Worker, stop_workers, worker_start
+from eights.web.workers import GRACE, Worker, stop_workers, worker_start
 
 __all__ = ["ReviewError", "Reviewer", "review_json"]
 
@@ -278,12 +278,8 @@ def _serve_reviews(conn: Connection) -> None:
 def _exchange(worker: Worker, task: Task) -> tuple[Any, ...]:
     """In a thread: the worker's reply to ``task``, or ("lost",) when it died (or was stopped) first."""
     try:
-        if not worker.ready:
-            if not worker.conn.poll(STARTUP):
-                worker.stop(GRACE)
-                return ("lost",)
-            worker.conn.recv()
-            worker.ready = True
+        if not worker.started():
+            return ("lost",)
         worker.conn.send(task)
         reply: tuple[Any, ...] = worker.conn.recv()
         return reply

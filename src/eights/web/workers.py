@@ -170,17 +170,24 @@ class Worker:
         assert self.process.pid is not None
         return self.process.pid
 
+    def started(self) -> bool:
+        """In a thread, before an exchange: whether the worker said it is ready (waited for once, up to
+        ``STARTUP``; else it is stopped). Raises EOFError or OSError when it died meanwhile."""
+        if not self.ready:
+            if not self.conn.poll(STARTUP):
+                self.stop(GRACE)
+                return False
+            self.conn.recv()
+            self.ready = True
+        return True
+
     def exchange(self, bot: Bot, view: View, deadline: float) -> tuple[Any, ...]:
         """In a thread: the worker's reply to (bot, view), or ("overrun",) or ("lost",) once it was
         stopped; each followed by the seconds the decision took (a fresh worker's start not counted)."""
         start = time.perf_counter()
         try:
-            if not self.ready:
-                if not self.conn.poll(STARTUP):
-                    self.stop(GRACE)
-                    return ("lost", 0.0)
-                self.conn.recv()
-                self.ready = True
+            if not self.started():
+                return ("lost", 0.0)
             start = time.perf_counter()
             self.conn.send((bot, view))
             if not self.conn.poll(deadline):
