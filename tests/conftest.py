@@ -6,6 +6,8 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, settings
 
+from tests.extras import missing
+
 settings.register_profile(
     "ci", derandomize=True, deadline=None, max_examples=60, suppress_health_check=[HealthCheck.too_slow]
 )
@@ -29,9 +31,7 @@ def postgres_url() -> Iterator[str]:
         with throwaway_cluster() as url:
             yield url
     except PostgresUnavailable as exc:
-        if os.environ.get("CI"):
-            pytest.fail(f"PostgreSQL is needed under CI and is missing: {exc}")
-        pytest.skip(f"skipped: no PostgreSQL server here ({exc}); `.ci/run` installs one")
+        missing("PostgreSQL server", exc)
 
 
 @pytest.fixture(scope="module")
@@ -44,9 +44,7 @@ def redis_server() -> Iterator[Any]:
         with throwaway_redis() as server:
             yield server
     except RedisUnavailable as exc:
-        if os.environ.get("CI"):
-            pytest.fail(f"Redis is needed under CI and is missing: {exc}")
-        pytest.skip(f"skipped: no Redis server here ({exc}); `.ci/run` installs one")
+        missing("Redis server", exc)
 
 
 @pytest.fixture
@@ -88,9 +86,7 @@ def chromium() -> Iterator[Any]:
     try:
         path = chromium_path()
     except BrowserUnavailable as exc:
-        if os.environ.get("CI"):
-            pytest.fail(f"a browser is needed under CI and is missing: {exc}")
-        pytest.skip(f"skipped: no browser here ({exc}); `.ci/run` installs Chromium")
+        missing("browser", exc)
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:

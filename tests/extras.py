@@ -1,13 +1,22 @@
-"""The optional extras' libraries for the tests that need them: skipped, saying why, when one is missing,
-except under CI (CI=true), where a missing one fails."""
+"""The real parts and optional extras the tests need: a test that lacks one is skipped, saying why, except
+under CI (CI=true), where a missing one fails."""
 
 from __future__ import annotations
 
 import importlib
 import os
 from types import ModuleType
+from typing import NoReturn
 
 import pytest
+
+
+def missing(part: str, why: object, remedy: str = "`.ci/run` installs one") -> NoReturn:
+    """``part`` is not on this machine (``why``): skip the test (or its module) saying so and what installs
+    it; under CI, fail."""
+    if os.environ.get("CI"):
+        pytest.fail(f"needed under CI and missing: {part} ({why})", pytrace=False)
+    pytest.skip(f"skipped: no {part} here ({why}); {remedy}", allow_module_level=True)
 
 
 def need(module: str, extra: str) -> ModuleType:
@@ -15,7 +24,4 @@ def need(module: str, extra: str) -> ModuleType:
     try:
         return importlib.import_module(module)
     except ImportError as exc:
-        message = f"{module} is not installed ({exc}); pip install -e '.[{extra}]' installs it"
-        if os.environ.get("CI"):
-            pytest.fail(f"needed under CI: {message}", pytrace=False)
-        pytest.skip(f"skipped: {message}", allow_module_level=True)
+        missing(module, exc, f"pip install -e '.[{extra}]' installs it")

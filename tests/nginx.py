@@ -15,9 +15,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-import pytest
-
 from tests.browser import PATIENCE, free_port
+from tests.extras import missing
 
 CONFIG = Path(__file__).resolve().parent.parent / "docs" / "deploy" / "nginx.conf"
 
@@ -26,9 +25,7 @@ def nginx_program() -> str:
     """Debian's nginx; the test is skipped without it (failed under CI)."""
     nginx = shutil.which("nginx") or ("/usr/sbin/nginx" if os.path.exists("/usr/sbin/nginx") else None)
     if nginx is None:
-        if os.environ.get("CI"):
-            pytest.fail("nginx is needed under CI and is missing (Debian's package: nginx)")
-        pytest.skip("skipped: no nginx here; `.ci/run` installs Debian's nginx")
+        missing("nginx", "not on the PATH nor in /usr/sbin", "`.ci/run` installs Debian's nginx")
     return nginx
 
 

@@ -75,7 +75,7 @@ def test_bad_rules_are_refused_with_the_valid_choices_and_start_nothing(tmp_path
         nothing = client.get("/api/lab/0123456789abcdef0123")
         assert nothing.status_code == 404 and "test the rules again" in nothing.json()["error"]
         labs = client.app.state.labs  # type: ignore[attr-defined]
-        assert labs.jobs == {} and labs.pids() == []
+        assert labs.jobs == {} and labs.slots.pids() == []
 
 
 def test_a_lab_plays_on_a_worker_within_the_budget_and_is_kept(tmp_path: Path) -> None:
@@ -86,7 +86,7 @@ def test_a_lab_plays_on_a_worker_within_the_budget_and_is_kept(tmp_path: Path) -
         done = ended(client, started)
         assert done["state"] == "done" and done["played"] == done["total"] == 12
         labs = client.app.state.labs  # type: ignore[attr-defined]
-        assert len(labs.pids()) == 1 and labs.pids()[0] != os.getpid()  # a process of its own
+        assert len(labs.slots.pids()) == 1 and labs.slots.pids()[0] != os.getpid()  # a process of its own
         lab = done["lab"]
         assert [v["name"] for v in lab["variants"]] == ["your rules", "action"]
         assert lab["variants"][0]["changes"] == ["stacking=true"] and lab["variants"][1]["changes"] == []
@@ -140,10 +140,10 @@ def test_one_client_s_labs_at_once_and_the_server_s_queue_are_capped(tmp_path: P
         assert status == 429 and second["code"] == "too_many_labs" and "at most 1 at once" in second["error"]
         labs = client.app.state.labs  # type: ignore[attr-defined]
         until = time.monotonic() + PATIENCE
-        while not labs.pids():
+        while not labs.slots.pids():
             assert time.monotonic() < until
             time.sleep(0.05)
-        busy = labs.pids()[0]
+        busy = labs.slots.pids()[0]
     with pytest.raises(ProcessLookupError):
         os.kill(busy, 0)  # the server stopped its lab worker, busy as it was
     with served(tmp_path, "two.db", lab_games=60, labs_at_once_per_client=3, labs_queued=2) as client:
@@ -187,7 +187,7 @@ def test_a_lab_past_its_hard_deadline_is_stopped_with_its_worker_and_the_next_ha
     async def until_ended(desk: LabDesk, key: str, seen: set[int]) -> dict[str, Any]:
         until = time.monotonic() + PATIENCE
         while (answer := desk.status(key))["state"] in ("waiting", "playing"):
-            seen.update(desk.pids())
+            seen.update(desk.slots.pids())
             assert time.monotonic() < until, answer
             await asyncio.sleep(0.05)
         return answer
@@ -202,7 +202,7 @@ def test_a_lab_past_its_hard_deadline_is_stopped_with_its_worker_and_the_next_ha
             assert failed["error"] == (
                 "the lab took longer than 0.002 s and was stopped: try again when the server is less busy"
             )
-            assert len(first) == 1 and desk.pids() == []
+            assert len(first) == 1 and desk.slots.pids() == []
             with pytest.raises(ProcessLookupError):
                 os.kill(first.pop(), 0)  # stopped, and reaped
             desk.grace = GRACE
@@ -213,7 +213,7 @@ def test_a_lab_past_its_hard_deadline_is_stopped_with_its_worker_and_the_next_ha
             assert done["state"] == "done" and done["lab"]["partial"] and len(second) == 1
         finally:
             await desk.aclose()
-        assert desk.pids() == []
+        assert desk.slots.pids() == []
 
     asyncio.run(main())
 
@@ -229,7 +229,7 @@ def test_a_lab_whose_worker_is_killed_fails_in_words_and_the_server_goes_on() ->
             while desk.status(started["id"])["played"] == 0:  # the worker is up and playing
                 assert time.monotonic() < until
                 await asyncio.sleep(0.05)
-            os.kill(desk.pids()[0], signal.SIGKILL)
+            os.kill(desk.slots.pids()[0], signal.SIGKILL)
             while (answer := desk.status(started["id"]))["state"] == "playing":
                 assert time.monotonic() < until
                 await asyncio.sleep(0.05)
@@ -238,7 +238,7 @@ def test_a_lab_whose_worker_is_killed_fails_in_words_and_the_server_goes_on() ->
                 "state": "failed",
                 "error": "the lab's worker process ended before the lab did: try again in a minute",
             }
-            assert desk.pids() == [] and desk.jobs == {}
+            assert desk.slots.pids() == [] and desk.jobs == {}
         finally:
             await desk.aclose()
 

@@ -193,7 +193,7 @@ def test_a_stopped_server_leaves_no_review_worker(tmp_path: Path, kill: bool) ->
     (SIGTERM) or killed (SIGKILL), the server leaves none of its review workers behind."""
     from tests.browser import PATIENCE, LiveServer
     from tests.test_web_killed import act, post
-    from tests.test_web_workers import alive, workers_of
+    from tests.test_web_workers import alive, kill_left, started_workers
 
     limits = [("--set-limit", f"{name}={value}") for name, value in FAST_AND_LONG.items()]
     server = LiveServer(tmp_path / "served.db", pace=0, options=sum(limits, ()))
@@ -216,10 +216,7 @@ def test_a_stopped_server_leaves_no_review_worker(tmp_path: Path, kill: bool) ->
         )
         with urllib.request.urlopen(request, timeout=PATIENCE) as answer:
             assert answer.status == 202
-        until = time.monotonic() + PATIENCE
-        while not workers and time.monotonic() < until:
-            time.sleep(0.05)
-            workers = workers_of(pid)
+        workers = started_workers(pid)
         assert workers, "the review started its workers"
         server.stop(kill=kill)
         until = time.monotonic() + PATIENCE
@@ -228,9 +225,7 @@ def test_a_stopped_server_leaves_no_review_worker(tmp_path: Path, kill: bool) ->
         assert not [worker for worker in workers if alive(worker)], "a review worker outlived its server"
     finally:
         server.stop(kill=True)
-        for worker in workers:
-            if alive(worker):
-                os.kill(worker, signal.SIGKILL)
+        kill_left(workers)
 
 
 def test_two_asks_at_once_start_one_review(tmp_path: Path) -> None:
@@ -271,7 +266,7 @@ def killed_workers(client: TestClient, room: dict[str, Any], times: int) -> tupl
     until = time.monotonic() + 120
     while answer.status_code in (200, 202) and answer.json()["state"] == "running":
         assert time.monotonic() < until, "the review neither ended nor stopped"
-        fresh = [pid for pid in reviewer.pids() if pid not in killed]
+        fresh = [pid for pid in reviewer.slots.pids() if pid not in killed]
         if fresh and len(killed) < times and (killed or answer.json()["done"] >= 1):
             os.kill(fresh[0], signal.SIGKILL)
             killed.append(fresh[0])
@@ -287,7 +282,7 @@ def test_a_review_whose_worker_is_killed_goes_on_in_a_fresh_one(store: Store) ->
         room = played_room(client)
         answer, killed, total = killed_workers(client, room, 1)
         assert answer.status_code == 200, answer.text
-        assert len(killed) == 1 and killed[0] not in client.app.state.reviewer.pids()  # type: ignore[attr-defined]
+        assert len(killed) == 1 and killed[0] not in client.app.state.reviewer.slots.pids()  # type: ignore[attr-defined]
         numbers = [decision["number"] for decision in answer.json()["decisions"]]
         assert numbers == sorted(set(numbers)) and len(numbers) == total > 1  # each once, none lost
         assert Reviews(store).get(match_of(client, room), "0|48|600") is not None

@@ -417,6 +417,21 @@ def test_workers_die_with_a_killed_server():
                 os.kill(pid, signal.SIGKILL)
 
 
+def started_workers(pid: int) -> list[int]:
+    """The worker processes of the server ``pid``, once it has any (waited for up to ``PATIENCE``)."""
+    until = time.monotonic() + PATIENCE
+    while not (workers := workers_of(pid)) and time.monotonic() < until:
+        time.sleep(0.05)
+    return workers
+
+
+def kill_left(pids: list[int]) -> None:
+    """SIGKILL those of ``pids`` still alive (after a test that failed)."""
+    for pid in pids:
+        if alive(pid):
+            os.kill(pid, signal.SIGKILL)
+
+
 def workers_of(pid: int) -> list[int]:
     """The pool's worker processes among ``pid``'s children (not multiprocessing's resource tracker)."""
     found = []
@@ -447,18 +462,13 @@ def test_a_server_stopped_with_sigterm_leaves_no_worker(tmp_path: Path):
                     connect(server.base.replace("http", "ws") + "/ws", additional_headers={"Origin": server.base})
                 )
                 ws.send(json.dumps({"type": "hello", "room": made["code"], "token": made["token"]}))
-            until = time.monotonic() + PATIENCE
-            while not workers and time.monotonic() < until:
-                time.sleep(0.05)
-                workers = workers_of(pid)
+            workers = started_workers(pid)
             assert workers, "the computers' searches started workers"
             server.stop()  # SIGTERM, as a service manager stops it
         assert not [worker for worker in workers if alive(worker)], "a worker outlived its server"
     finally:
         server.stop(kill=True)
-        for worker in workers:
-            if alive(worker):
-                os.kill(worker, signal.SIGKILL)
+        kill_left(workers)
 
 
 def test_a_bad_pool_is_refused_in_words():

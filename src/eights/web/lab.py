@@ -21,11 +21,9 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
-import multiprocessing
 import time
 from collections import OrderedDict
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 from typing import Any
@@ -37,7 +35,7 @@ from eights.web.guard import Guard
 from eights.web.rooms import rules_from
 from eights.web.settings import Limits
 from eights.web.workers import GRACE as STOP_GRACE
-from eights.web.workers import Worker, stop_workers, worker_start
+from eights.web.workers import Worker, WorkerSlots, worker_start
 
 __all__ = ["GRACE", "SEED", "LabDesk", "LabRefused"]
 
@@ -213,12 +211,7 @@ class LabDesk:
         self.limits = limits
         self.grace = grace
         self.guard = guard
-        self.processes = limits.lab_processes
-        self._context = multiprocessing.get_context("spawn")
-        self._workers: list[Worker | None] = [None] * self.processes
-        self._free = list(range(self.processes))
-        self._turn = asyncio.Semaphore(self.processes)
-        self._exchanges = ThreadPoolExecutor(self.processes, thread_name_prefix="eights-lab")
+        self.slots = WorkerSlots(limits.lab_processes, _serve_labs, "eights-lab")
         #: Labs waiting or playing, by id, in the order they came.
         self.jobs: dict[str, Job] = {}
         #: Ended labs by id: (``done``, ``partial`` or ``failed``, the answer); the least recently asked first.
@@ -278,15 +271,11 @@ class LabDesk:
         shown to whoever asked, played again when asked again) or ``failed``."""
         outcome = "failed", {"id": key, "state": "failed", "error": "the server stopped before the lab ended"}
         try:
-            async with self._turn:
+            async with self.slots.slot() as slot:
                 if self._closed:
                     return
-                slot = self._free.pop()
                 job.state = "playing"
-                try:
-                    outcome = await self._play(slot, job)
-                finally:
-                    self._free.append(slot)
+                outcome = await self._play(slot, job)
         finally:
             del self.jobs[key]
             self.kept[key] = outcome
@@ -299,7 +288,7 @@ class LabDesk:
         def failed(words: str) -> tuple[str, dict[str, Any]]:
             return "failed", {"id": key, "state": "failed", "error": words}
 
-        worker = self._workers[slot] or self._start(slot)
+        worker = self.slots.worker(slot)
         if worker is None:
             return failed("the server cannot start a worker for the lab just now: try again in a minute")
 
@@ -307,10 +296,7 @@ class LabDesk:
             job.played = played
 
         seconds = self.limits.lab_seconds
-        loop = asyncio.get_running_loop()
-        reply = await loop.run_in_executor(
-            self._exchanges, _exchange, worker, job.asked, seconds, self.grace, on_played
-        )
+        reply = await self.slots.exchange(_exchange, worker, job.asked, seconds, self.grace, on_played)
         if reply[0] == "ok":
             lab = reply[1]
             job.played = sum(sum(v["games"].values()) for v in lab["variants"])
@@ -318,32 +304,18 @@ class LabDesk:
             return ("partial" if lab["partial"] else "done"), {**answer, **job.asked.words(), "lab": lab}
         if reply[0] == "error":
             return failed(f"the lab failed: {reply[1]}")
-        self._workers[slot] = None  # stopped or dead: the next lab starts a fresh one
+        self.slots.forget(slot)  # stopped or dead: the next lab starts a fresh one
         if reply[0] == "lost":
             return failed("the lab's worker process ended before the lab did: try again in a minute")
         limit = seconds + self.grace
         return failed(f"the lab took longer than {limit:g} s and was stopped: try again when the server is less busy")
-
-    def _start(self, slot: int) -> Worker | None:
-        try:
-            worker = self._workers[slot] = Worker(self._context, _serve_labs, name="eights-lab")
-        except OSError:
-            return None
-        return worker
-
-    def pids(self) -> list[int]:
-        """The worker processes' ids (those started so far)."""
-        return [worker.pid for worker in self._workers if worker is not None]
 
     async def aclose(self) -> None:
         """Stop every worker, busy or not, without blocking the event loop; labs waiting are dropped."""
         if self._closed:
             return
         self._closed = True
-        workers = [worker for worker in self._workers if worker is not None]
-        self._workers = [None] * self.processes
-        self._exchanges.shutdown(wait=False, cancel_futures=True)
-        await asyncio.to_thread(stop_workers, workers)
+        await self.slots.aclose()
         for job in list(self.jobs.values()):
             if job.task is not None:
                 job.task.cancel()

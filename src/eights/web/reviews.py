@@ -18,8 +18,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import multiprocessing
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from multiprocessing.connection import Connection
 from typing import Any
@@ -35,7 +33,7 @@ from eights.table.narrate import sorted_hand
 from eights.web.guard import Guard
 from eights.web.settings import Limits
 from eights.web.tableview import card_json
-from eights.web.workers import GRACE, Worker, stop_workers, worker_start
+from eights.web.workers import GRACE, Worker, WorkerSlots, worker_start
 
 __all__ = ["ReviewError", "Reviewer", "review_json"]
 
@@ -80,12 +78,7 @@ class Reviewer:
         self.guard = guard
         self.settings = ReviewSettings(deals=limits.review_deals, iterations=limits.review_iterations)
         self.jobs: dict[tuple[int, int], Job] = {}
-        processes = limits.reviews_at_once
-        self._context = multiprocessing.get_context("spawn")
-        self._workers: list[Worker | None] = [None] * processes  # started with the first review of each slot
-        self._free = list(range(processes))
-        self._turn = asyncio.Semaphore(processes)
-        self._exchanges = ThreadPoolExecutor(processes, thread_name_prefix="eights-review")
+        self.slots = WorkerSlots(limits.reviews_at_once, _serve_reviews, "eights-review")
 
     def key(self, seat: int) -> str:
         """What a kept review is found by (as ``eights review`` keeps it): the seat, the deals, the iterations."""
@@ -179,17 +172,13 @@ class Reviewer:
         until = loop.time() + self.limits.review_seconds
         done: list[Decision] = []
         try:
-            async with self._turn:
-                slot = self._free.pop()
-                try:
-                    for task in tasks:
-                        left = until - loop.time()
-                        if left <= 0:
-                            raise TimeoutError
-                        done.append(await asyncio.wait_for(self._decide(slot, task), left))
-                        job.done = len(done)
-                finally:
-                    self._free.append(slot)
+            async with self.slots.slot() as slot:
+                for task in tasks:
+                    left = until - loop.time()
+                    if left <= 0:
+                        raise TimeoutError
+                    done.append(await asyncio.wait_for(self._decide(slot, task), left))
+                    job.done = len(done)
             data = replace(review, decisions=tuple(done)).to_dict()
             await asyncio.to_thread(self.kept.keep, job.match_id, self.key(job.seat), data)
         except TimeoutError:
@@ -214,18 +203,14 @@ class Reviewer:
 
         :raises WorkerLost: when the workers died ``RETRIES + 1`` times, or none can start.
         """
-        loop = asyncio.get_running_loop()
         for _ in range(RETRIES + 1):
-            worker = self._workers[slot]
+            worker = self.slots.worker(slot)
             if worker is None:
-                try:
-                    worker = self._workers[slot] = Worker(self._context, _serve_reviews, name="eights-review")
-                except OSError:
-                    raise WorkerLost from None
+                raise WorkerLost
             try:
-                reply = await loop.run_in_executor(self._exchanges, _exchange, worker, task)
+                reply = await self.slots.exchange(_exchange, worker, task)
             except asyncio.CancelledError:
-                self._workers[slot] = None
+                self.slots.forget(slot)
                 worker.terminate()  # the exchange's thread then ends (its worker's pipe closed)
                 raise
             if reply[0] == "ok":
@@ -234,13 +219,9 @@ class Reviewer:
             if reply[0] == "error":
                 log.error("eights: a review worker's decision failed (%s)", reply[1])
                 raise RuntimeError("the review's decision failed in its worker")
-            self._workers[slot] = None  # died: the next try starts a fresh worker
+            self.slots.forget(slot)  # died: the next try starts a fresh worker
             log.warning("eights: a review worker died; its decision is made again by a fresh one")
         raise WorkerLost
-
-    def pids(self) -> list[int]:
-        """The worker processes' ids (those started so far)."""
-        return [worker.pid for worker in self._workers if worker is not None]
 
     async def close(self) -> None:
         """Stop every review under way (nothing of them is kept) and the workers, busy or not."""
@@ -248,10 +229,7 @@ class Reviewer:
             if job.task is not None:
                 job.task.cancel()
         self.jobs.clear()
-        workers = [worker for worker in self._workers if worker is not None]
-        self._workers = [None] * len(self._workers)
-        self._exchanges.shutdown(wait=False, cancel_futures=True)
-        await asyncio.to_thread(stop_workers, workers)
+        await self.slots.aclose()
 
 
 class WorkerLost(RuntimeError):

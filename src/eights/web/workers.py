@@ -46,8 +46,9 @@ import signal
 import threading
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 from multiprocessing.context import SpawnContext
@@ -67,6 +68,7 @@ __all__ = [
     "Pool",
     "PoolClosed",
     "Worker",
+    "WorkerSlots",
     "fallback_move",
     "stop_workers",
     "worker_start",
@@ -502,3 +504,58 @@ def stop_workers(workers: list[Worker]) -> None:
         worker.join(max(0.0, until - time.monotonic()))
     for worker in workers:
         worker.kill()
+
+
+class WorkerSlots:
+    """Worker processes for long jobs, one job at a time in each of ``processes`` slots: the labs' and the
+    reviews'. A job waits its turn for a slot (``slot``), and exchanges with the slot's worker in a thread
+    of the slots' (``exchange``); the worker, ``serve(conn)`` in a spawned process, is started when a job
+    first needs it, and again after one that stopped or died (``forget``)."""
+
+    def __init__(self, processes: int, serve: Callable[[Connection], None], name: str) -> None:
+        self._serve = serve
+        self._name = name
+        self._context = multiprocessing.get_context("spawn")
+        self._workers: list[Worker | None] = [None] * processes
+        self._free = list(range(processes))
+        self._turn = asyncio.Semaphore(processes)
+        self._exchanges = ThreadPoolExecutor(processes, thread_name_prefix=name)
+
+    @asynccontextmanager
+    async def slot(self) -> AsyncIterator[int]:
+        """A free slot, held for one job (waited for in turn)."""
+        async with self._turn:
+            slot = self._free.pop()
+            try:
+                yield slot
+            finally:
+                self._free.append(slot)
+
+    def worker(self, slot: int) -> Worker | None:
+        """The slot's worker, started if it has none; None when none can be started."""
+        worker = self._workers[slot]
+        if worker is None:
+            try:
+                worker = self._workers[slot] = Worker(self._context, self._serve, name=self._name)
+            except OSError:
+                return None
+        return worker
+
+    async def exchange(self, talk: Callable[..., tuple[Any, ...]], worker: Worker, *args: Any) -> tuple[Any, ...]:
+        """``talk(worker, *args)``, in a thread of the slots' (it blocks while the worker works)."""
+        return await asyncio.get_running_loop().run_in_executor(self._exchanges, talk, worker, *args)
+
+    def forget(self, slot: int) -> None:
+        """The slot's worker stopped or died: the next job there starts a fresh one."""
+        self._workers[slot] = None
+
+    def pids(self) -> list[int]:
+        """The worker processes' ids (those started so far)."""
+        return [worker.pid for worker in self._workers if worker is not None]
+
+    async def aclose(self) -> None:
+        """Stop every worker, busy or not, without blocking the event loop."""
+        workers = [worker for worker in self._workers if worker is not None]
+        self._workers = [None] * len(self._workers)
+        self._exchanges.shutdown(wait=False, cancel_futures=True)
+        await asyncio.to_thread(stop_workers, workers)

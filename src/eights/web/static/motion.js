@@ -82,8 +82,7 @@ export function showChanges(code, t) {
     if (more.some((n) => n > 0)) sound("draw");
     if (moving) drawn(t, last, more);
     if (played) markSkipped(code, t, moving);
-    const turns = played ? t.reversed : Math.abs(t.direction - last.direction) / 2;
-    if (turns && moving) turnOver($("marker"), turns);
+    if (played && t.reversed && moving) turnOver($("marker"), t.reversed);
   }
   if (t.chain > last.chain && moving) pop($("chain"));
   if (t.legal.length && !last.legal.length) sound("turn");

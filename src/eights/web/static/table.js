@@ -194,8 +194,9 @@ export function drawCentre(t) {
   const named = $("pile-suit");
   named.hidden = !(t.suit_named && t.active_suit);
   if (!named.hidden) named.replaceChildren(suitBadge(t.active_suit));
-  $("direction").textContent = `Play goes ${t.direction === 1 ? "clockwise ↻" : "counter-clockwise ↺"}`;
-  $("marker").textContent = t.direction === 1 ? "↻" : "↺"; // motion.js turns it over when a card reverses play
+  const arrow = t.direction === 1 ? "↻" : "↺";
+  $("direction").textContent = `Play goes ${t.direction === 1 ? "clockwise" : "counter-clockwise"} ${arrow}`;
+  $("marker").textContent = arrow; // motion.js turns it over when a card reverses play
   const chain = t.chain;
   $("chain").hidden = !chain;
   $("chain").textContent = chain ? `+${chain}` : "";
