@@ -17,131 +17,13 @@ from typing import Any
 
 import pytest
 from websockets.exceptions import ConnectionClosed
-from websockets.sync.client import ClientConnection, connect
 
 from eights.store import Store, database_url
 from eights.web.cluster import Cluster
 from eights.web.protocol import CLOSE_MOVED, parse
 from eights.web.rooms import EPOCH, Connection, Hub
-from tests.browser import PATIENCE, LiveServer, post, saved_moves
+from tests.browser import PATIENCE, Browser, LiveServer, play, post, saved_moves
 from tests.redis_server import RedisServer, free_port
-
-
-class Browser:
-    """A player's page: says hello (with its token) at every connection, and reconnects as the page does
-    when the socket closes (any code but 4000), through the instances it is given in turn."""
-
-    def __init__(self, bases: list[str], code: str, token: str | None = None) -> None:
-        self.bases = bases
-        self.code = code
-        self.token = token
-        self.ws: ClientConnection | None = None
-        self.seat: int | None = None
-        self.reconnects = 0
-        self.seen: list[dict[str, Any]] = []
-
-    def open(self) -> None:
-        deadline = time.monotonic() + PATIENCE
-        while True:
-            base = self.bases[self.reconnects % len(self.bases)]
-            try:
-                # held from call to call (websockets asks that a connection be entered; close() ends it)
-                self.ws = connect(base.replace("http", "ws") + "/ws", open_timeout=5).__enter__()
-                self.send({"type": "hello", "room": self.code, "token": self.token})
-                return
-            except OSError:
-                self.reconnects += 1
-                if time.monotonic() > deadline:
-                    raise
-                time.sleep(0.3)
-
-    def send(self, message: dict[str, Any]) -> None:
-        assert self.ws is not None
-        self.ws.send(json.dumps(message))
-
-    def next(self) -> dict[str, Any]:
-        """The next message, reconnecting through the closes a page gets through."""
-        deadline = time.monotonic() + PATIENCE
-        while time.monotonic() < deadline:
-            if self.ws is None:
-                self.open()
-            assert self.ws is not None
-            try:
-                message: dict[str, Any] = json.loads(self.ws.recv(timeout=PATIENCE))
-            except (ConnectionClosed, TimeoutError, OSError):
-                self.ws = None
-                self.reconnects += 1
-                time.sleep(0.3)
-                continue
-            if message["type"] == "welcome":
-                self.seat = message["seat"]
-                self.token = message.get("token", self.token)
-            if message["type"] == "state":
-                self.seen.append(message)
-            return message
-        raise AssertionError(f"no message within {PATIENCE} s")
-
-    def state(self) -> dict[str, Any]:
-        while (message := self.next())["type"] != "state":
-            pass
-        return message
-
-    def my_turn(self) -> dict[str, Any]:
-        while True:
-            state = self.state()
-            if state["room"]["phase"] == "over":
-                return state
-            table = state.get("table")
-            if table and table["legal"]:
-                return state
-
-    def act(self, state: dict[str, Any]) -> str:
-        move: str = state["table"]["legal"][0]["action"]
-        self.send({"type": "act", "version": state["version"], "action": move})
-        return move
-
-    def close(self) -> None:
-        if self.ws is not None:
-            self.ws.close()
-
-
-def play(players: list[Browser], moves: int) -> list[str]:
-    """Play ``moves`` moves (or to the match's end), each player acting on its turns as its states come;
-    the moves made, in order."""
-    made: list[str] = []
-    latest: dict[int, dict[str, Any]] = {}
-    acted: dict[int, int] = {}
-    deadline = time.monotonic() + 4 * PATIENCE
-    while len(made) < moves and time.monotonic() < deadline:
-        for index, player in enumerate(players):
-            if player.ws is None:
-                player.open()
-            assert player.ws is not None
-            try:
-                while True:  # every message waiting now: the newest state counts
-                    message = json.loads(player.ws.recv(timeout=0.05))
-                    if message["type"] == "welcome":
-                        player.seat = message["seat"]
-                    elif message["type"] == "state":
-                        latest[index] = message
-                        player.seen.append(message)
-            except TimeoutError:
-                pass
-            except (ConnectionClosed, OSError):
-                player.ws = None
-                player.reconnects += 1
-                continue
-            state = latest.get(index)
-            if state is None:
-                continue
-            if state["room"]["phase"] == "over":
-                return made
-            table = state.get("table")
-            if table and table["legal"] and acted.get(index) != state["version"]:
-                acted[index] = state["version"]
-                made.append(player.act(state))
-    assert len(made) >= moves, f"only {len(made)} moves made"
-    return made
 
 
 @pytest.fixture
