@@ -294,6 +294,11 @@ class Room:
         }
 
 
+def think_time(bot: Bot) -> float:
+    """Seconds a computer of this kind takes on every move, whatever the position: its search's time budget."""
+    return float(bot.seconds or 0.0) if isinstance(bot, ISMCTSBot) else 0.0
+
+
 #: Seconds the runner waits before asking a store that failed again: doubled at each failure in a row, to
 #: at most ``STORE_RETRY_MAX``.
 STORE_RETRY, STORE_RETRY_MAX = 0.25, 4.0
@@ -1143,9 +1148,11 @@ class Hub:
             action, bot = await self.pool.choose(bot, bot_view, room.code)
             if self.on_decision is not None:
                 self.on_decision(self.clock() - started)
-            rest = room.pace - (self.clock() - started)
+            # Every computer move takes its level's whole think time and the pace, however quickly it was
+            # found: how long a move took must not tell whether the computer had a choice.
+            rest = room.pace + think_time(bot) - (self.clock() - started)
             if rest > 0:
-                await asyncio.sleep(rest)
+                await self.sleep(rest)
             async with room.lock:
                 if room.version != version or room.session is not session:
                     continue  # the table moved on meanwhile (a rematch, a person came back): think again
