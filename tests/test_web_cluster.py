@@ -8,8 +8,12 @@ Real parts: a throwaway Redis server and PostgreSQL cluster (tests/redis_server.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
+import os
+import signal
 import time
+import urllib.error
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -172,9 +176,6 @@ def test_an_owner_paused_past_its_lease_wakes_up_fenced(instances: list[LiveServ
     """A real pause (SIGSTOP) of the owning instance: the room is taken up by the other; the move its host sent
     to the paused instance is not saved when it wakes (SIGCONT), its socket is sent on (4012), and the host
     plays on through the other instance."""
-    import os
-    import signal
-
     first, second = instances
     room = post(first.base, "/api/rooms", {"name": "Ann", "preset": "race", "seats": ["me", "normal"], "start": True})
     code = room["code"]
@@ -293,6 +294,143 @@ def test_a_message_for_an_owner_that_does_not_listen_sends_the_browser_to_start_
             assert browser.relay is None and "c1" not in hub.relayed
         finally:
             await hub.close()
+            store.close()
+
+    asyncio.run(scenario())
+
+
+def test_a_new_room_while_redis_refuses_is_told_busy(redis_server: RedisServer, tmp_path: Path) -> None:
+    """POST /api/rooms answers 503 ``busy`` in words (as a hello does), not 500 with a traceback."""
+    server = LiveServer(tmp_path / "busy.db", pace=0, options=("--redis", redis_server.url))
+    try:
+        redis_server.stop()
+        request = urllib.request.Request(
+            server.base + "/api/rooms",
+            data=json.dumps({"name": "Ann", "preset": "classic", "seats": ["me", "easy"]}).encode(),
+            headers={"Content-Type": "application/json"},
+            method="POST",
+        )
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            urllib.request.urlopen(request, timeout=PATIENCE)
+        assert refused.value.code == 503
+        answer = json.load(refused.value)
+        assert answer["code"] == "busy" and "try again" in answer["error"]
+        assert "Traceback" not in server.logged()
+    finally:
+        redis_server.start()
+        server.stop()
+
+
+async def relayed_pair(redis_server: RedisServer, tmp_path: Path) -> tuple[Hub, Hub, Store]:
+    """Two hubs on one Redis and one store, listening: ``owner`` plays rooms, ``relay`` relays browsers."""
+    store = Store(database_url(str(tmp_path / "shared.db")))
+    owner = Hub(store, pace=0, cluster=Cluster(redis_server.url, instance="owner"))
+    relay = Hub(store, pace=0, cluster=Cluster(redis_server.url, instance="relay"))
+    owner.start_cluster()
+    relay.start_cluster()
+    await until_listening(relay)
+    return owner, relay, store
+
+
+async def until_listening(hub: Hub) -> None:
+    """Wait until ``hub``'s instance listens on its channel."""
+    assert hub.cluster is not None
+    channel = hub.cluster.channel(hub.cluster.id)
+    for _ in range(500):
+        if dict(await hub.cluster.redis.pubsub_numsub(channel)).get(channel.encode(), 0):
+            return
+        await asyncio.sleep(0.01)
+    raise AssertionError(f"{hub.cluster.id} never listened")
+
+
+async def until(condition: Any) -> None:
+    for _ in range(500):
+        if condition():
+            return
+        await asyncio.sleep(0.01)
+    raise AssertionError("it never happened")
+
+
+def test_a_relayed_browser_its_owner_let_go_is_sent_to_start_again_at_its_next_ping(
+    redis_server: RedisServer, tmp_path: Path
+) -> None:
+    """The owner could not send a relayed browser its state (its instance was not listening for a moment, as
+    after Redis came back) and let that browser go. Its pings go all the way to the owner, who no longer
+    knows it and tells its instance to close its socket: the page starts again instead of watching a frozen
+    table (answered by its own instance, its pings kept it waiting for ever)."""
+
+    async def scenario() -> None:
+        owner, relay, store = await relayed_pair(redis_server, tmp_path)
+        got: list[dict[str, Any]] = []
+        closed: list[int] = []
+
+        async def keep(message: dict[str, Any]) -> None:
+            got.append(message)
+
+        try:
+            room, token, _ = await owner.create("Ann", "race", seats=["me", "normal"], start=True)
+            ann = Connection(keep, close=closed.append)
+            await relay.receive(ann, parse(json.dumps({"type": "hello", "room": room.code, "token": token})))
+            await until(lambda: any(m["type"] == "state" for m in got))
+            assert relay.cluster is not None and owner.remote
+            listening = relay.cluster._tasks[0]
+            listening.cancel()  # the relay stops listening for a moment
+            with contextlib.suppress(asyncio.CancelledError):
+                await listening
+            await owner.broadcast(room)  # a state the relay does not hear: the owner lets the browser go
+            await until(lambda: not owner.remote)
+            relay.cluster._tasks[0] = asyncio.get_running_loop().create_task(relay.cluster._listen(relay.on_envelope))
+            await until_listening(relay)
+            assert closed == []
+            await relay.receive(ann, parse(json.dumps({"type": "ping"})))
+            await until(lambda: closed == [CLOSE_MOVED])
+        finally:
+            await owner.close()
+            await relay.close()
+            store.close()
+
+    asyncio.run(scenario())
+
+
+def test_a_paused_redis_does_not_hold_the_broadcast_to_the_owners_own_browsers(
+    redis_server: RedisServer, tmp_path: Path
+) -> None:
+    """What a relayed browser is sent waits in an outbox of its own: with Redis paused (SIGSTOP), the owner's
+    broadcast reaches the browsers connected to it at once, instead of after Redis's timeout for each relayed
+    browser."""
+
+    async def scenario() -> None:
+        owner, relay, store = await relayed_pair(redis_server, tmp_path)
+        got: list[dict[str, Any]] = []
+
+        async def keep(message: dict[str, Any]) -> None:
+            got.append(message)
+
+        async def watch(message: dict[str, Any]) -> None:
+            pass
+
+        assert redis_server.process is not None
+        paused = False
+        try:
+            room, token, _ = await owner.create("Ann", "classic", seats=["me", "open"])
+            ann = Connection(keep)
+            await owner.receive(ann, parse(json.dumps({"type": "hello", "room": room.code, "token": token})))
+            for _ in range(3):  # three spectators through the other instance
+                await relay.receive(Connection(watch), parse(json.dumps({"type": "hello", "room": room.code})))
+            await until(lambda: len(owner.remote) == 3)
+            os.kill(redis_server.process.pid, signal.SIGSTOP)
+            paused = True
+            before = len(got)
+            broadcast = asyncio.get_running_loop().create_task(owner.broadcast(room))
+            for _ in range(20):
+                await asyncio.sleep(0)
+            assert broadcast.done(), "the broadcast waited for Redis"
+            assert len(got) == before + 1 and got[-1]["type"] == "state"
+        finally:
+            if paused:
+                os.kill(redis_server.process.pid, signal.SIGCONT)
+            await owner.close()
+            await relay.close()
             store.close()
 
     asyncio.run(scenario())

@@ -90,6 +90,9 @@ SWEEP_EVERY = 60.0
 EPOCH = 2**32
 #: Where the store keeps the server's last epoch.
 EPOCH_KEY = "web_epoch"
+#: Messages that may wait to be published to a connection another instance holds (a state per move: far
+#: more than a room sends while Redis answers); past them the connection is let go.
+REMOTE_OUTBOX = 256
 #: Times a room's task may fail and be started again within ``RESTART_WINDOW`` seconds.
 RESTARTS, RESTART_WINDOW = 5, 60.0
 
@@ -361,6 +364,8 @@ class Hub:
         self.relayed: dict[str, Connection] = {}
         #: Connections other instances hold to rooms owned here, by (instance, name).
         self.remote: dict[tuple[str, str], Connection] = {}
+        #: The task that publishes each remote connection's outbox.
+        self._pumps: dict[tuple[str, str], asyncio.Task[None]] = {}
         self._tasks: set[asyncio.Task[None]] = set()
         #: Rooms being taken up here now, each by one task that the hellos asking for it wait for.
         self._claiming: dict[str, asyncio.Task[Room | None]] = {}
@@ -374,13 +379,20 @@ class Hub:
                 return code
 
     async def _new_room_code(self) -> tuple[str, int | None]:
-        """A new room's code, and with many instances its lease (taken) and its fence."""
+        """A new room's code, and with many instances its lease (taken) and its fence.
+
+        :raises RoomError: ``busy`` while Redis cannot be reached.
+        """
         while True:
             code = self.new_code()
             if self.cluster is None:
                 return code, None
-            if await self.cluster.acquire(code):
-                return code, self.store.next_epoch(EPOCH_KEY)
+            try:
+                taken = await self.cluster.acquire(code)
+            except (RedisError, OSError):
+                raise RoomError("busy", "the server cannot reach its other half just now: try again soon") from None
+            if taken:
+                return code, await asyncio.to_thread(self.store.next_epoch, EPOCH_KEY)
 
     async def create(
         self,
@@ -742,7 +754,7 @@ class Hub:
             return True  # a late message on a connection whose seat moved to a newer one
         room = None
         try:
-            if isinstance(message, Ping):
+            if isinstance(message, Ping) and connection.relay is None:
                 await self._send(connection, {"type": "pong"})
             elif isinstance(message, Hello):
                 await self.hello(connection, message)
@@ -1208,7 +1220,7 @@ class Hub:
         for room in self.rooms.values():
             if room.runner is not None:
                 room.runner.cancel()
-        for task in list(self._tasks):
+        for task in [*self._tasks, *self._pumps.values()]:
             task.cancel()
         await self.pool.aclose()
         self.guard.close()
@@ -1293,9 +1305,8 @@ class Hub:
             return
         key = (str(envelope.get("from", "")), name)
         if kind == "leave":
-            gone = self.remote.pop(key, None)
+            gone = self._drop_remote(key)
             if gone is not None:
-                gone.closed = True
                 await self.disconnect(gone)
             return
         try:
@@ -1318,26 +1329,53 @@ class Hub:
             await self._remote_close(key, CLOSE_MOVED)  # the room is not played here (any more): it asks again
 
     def _remote_connection(self, key: tuple[str, str], client: str) -> Connection:
-        """A connection another instance holds to a room owned here."""
+        """A connection another instance holds to a room owned here. What it is sent waits in an outbox of its
+        own that a task publishes in order: a broadcast never waits for Redis (a paused Redis held every
+        room's broadcast for its timeout), and a message its instance did not hear ends the connection, with
+        a word to that instance to close its browser's socket (which then starts again)."""
         cluster = self.cluster
         assert cluster is not None
         instance, name = key
+        outbox: asyncio.Queue[dict[str, Any]] = asyncio.Queue(REMOTE_OUTBOX)
+
+        async def pump() -> None:
+            while True:
+                message = await outbox.get()
+                try:
+                    heard = await cluster.publish(instance, {"kind": "send", "conn": name, "message": message})
+                except (RedisError, OSError):
+                    heard = False
+                if not heard:  # lost on the way: its browser must start again, or it would watch a frozen table
+                    await self._remote_close(key, CLOSE_MOVED)
+                    return
 
         async def send(message: dict[str, Any]) -> None:
-            if not await cluster.publish(instance, {"kind": "send", "conn": name, "message": message}):
-                raise ConnectionError(f"instance {instance} does not listen")  # the connection leaves the room
+            try:
+                outbox.put_nowait(message)
+            except asyncio.QueueFull:
+                raise ConnectionError(f"instance {instance} reads too slowly") from None  # it leaves the room
 
         per_minute = self.limits.refused_per_minute
         connection = Connection(send, client=client, remote=key, refusals=Bucket(per_minute / 60.0, per_minute))
         connection.close = lambda code: self._later(self._remote_close(key, code))
         self.remote[key] = connection
+        self._pumps[key] = asyncio.get_running_loop().create_task(pump())
+        return connection
+
+    def _drop_remote(self, key: tuple[str, str]) -> Connection | None:
+        """Forget a remote connection (its outbox's task stops); the connection, if it was known."""
+        pump = self._pumps.pop(key, None)
+        if pump is not None and pump is not asyncio.current_task():
+            pump.cancel()
+        connection = self.remote.pop(key, None)
+        if connection is not None:
+            connection.closed = True
         return connection
 
     async def _remote_close(self, key: tuple[str, str], code: int) -> None:
         """Close a remote connection: its instance closes the browser's socket."""
-        connection = self.remote.pop(key, None)
+        connection = self._drop_remote(key)
         if connection is not None:
-            connection.closed = True
             await self.disconnect(connection)
         assert self.cluster is not None
         with contextlib.suppress(RedisError, OSError):
@@ -1375,9 +1413,9 @@ class Hub:
                 await self._let_go(room)
         alive = await cluster.alive(instance for instance, _ in self.remote)
         for key in [key for key in self.remote if key[0] not in alive]:
-            gone = self.remote.pop(key)
-            gone.closed = True
-            await self.disconnect(gone)
+            gone = self._drop_remote(key)
+            if gone is not None:
+                await self.disconnect(gone)
         relays = list(self.relayed.values())
         codes = sorted({c.relay.code for c in relays if c.relay is not None})
         owners = dict(zip(codes, [await cluster.owner(code) for code in codes], strict=True))
