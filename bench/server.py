@@ -279,9 +279,8 @@ def shared_parts() -> Iterator[tuple[str, str, int, int]]:
 
     with throwaway_redis() as redis, throwaway_cluster() as database:
         assert redis.process is not None
-        folder = Path(database.split("host=")[1].split("&")[0])
-        postmaster = int((folder / "data" / "postmaster.pid").read_text().split()[0])
-        yield redis.url, database, redis.process.pid, postmaster
+        postmaster = int((database.data / "postmaster.pid").read_text().split()[0])
+        yield redis.url, database.url, redis.process.pid, postmaster
 
 
 def rss_kb(pid: int) -> int:

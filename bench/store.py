@@ -30,10 +30,11 @@ and reported as ``choose_us``.
 (2) ``save``, per backend: the cost of committing each action as it is applied, as the store
 does in a match with a person at it: the same ``easy`` matches started by ``Store.start(config)``,
 their recorder told to commit each action (``grouped = False``, as for a person's match, whose row
-is written at its start); after each ``game.play`` the session's ``Recorder.applied(game, action,
-events)`` (one committed row per action, plus a row at a round's end and the result at the match's
-end, in the same transaction) is timed alone. Per action: median, p90 and p99 (linear
-interpolation between order statistics, numpy's default), mean and max, in microseconds:
+is written at its start); for each action, the session's ``Recorder.keep(number, action, events)``
+and the wait for its future (one committed row per action, plus a row at a round's end and the result
+at the match's end, in the same transaction), before ``game.play``, is timed alone. Per action:
+median, p90 and p99 (linear interpolation between order statistics, numpy's default), mean and max,
+in microseconds:
 ``applied_us`` over every action, then apart for the actions that end nothing and for those that
 end a round (the last also ends the match); ``start_ms`` is the median time of ``Store.start`` and
 the first commit (the match's row and its seats). One match is saved first, untimed, so the
@@ -176,23 +177,23 @@ def play_saved(
     store: Store, preset: str, seed: int, level: str, times: list[float], starts: list[float], ends: list[bool]
 ) -> Session:
     """A computer-only match started by ``store``: ``Store.start`` timed into ``starts``, each
-    ``Recorder.applied`` call into ``times``, and into ``ends`` whether that action ended a round."""
+    ``Recorder.keep`` (and the wait for it) into ``times``, and into ``ends`` whether that action ended a round."""
     config = build_config(preset, players=PLAYERS, bots=level, humans=0, seed=seed)
     start = time.perf_counter()
     session = store.start(config)
     log = session.log
     assert isinstance(log, Recorder)
-    log.grouped = False  # each action committed at once, as in a match with a person,
-    log.flush()  # which is in the store from its start
+    log.grouped, log.ahead = False, True  # each action committed before it is applied, as in a match with
+    log.flush()  # a person, which is in the store from its start
     starts.append(time.perf_counter() - start)
     game = session.game
     while not game.is_over:
         seat = game.to_act
-        action = session.bot_choice(seat)
-        events = game.play(action, seat=seat)
+        move = session.check(session.bot_choice(seat), seat)
         start = time.perf_counter()
-        log.applied(game, action, events)
+        log.keep(move.number, move.action, move.events).result()
         times.append(time.perf_counter() - start)
+        events = session.take(move)
         ends.append(any(isinstance(event, RoundOver) for event in events))
     return session
 
@@ -278,7 +279,7 @@ def bench_backend(url: str, plan: list[tuple[str, int]], repeat: int) -> dict[st
     store = Store(database_url(url))
     saved: list[int] = []
     try:
-        progress(f"  save: {len(plan)} easy matches, Recorder.applied timed")
+        progress(f"  save: {len(plan)} easy matches, Recorder.keep timed")
         report: dict[str, Any] = {"database": store.label, "save": bench_save(store, plan, saved)}
         report["match"] = {}
         for level in LEVELS:
@@ -302,7 +303,7 @@ def postgres(url: str | None) -> Iterator[str]:
     from tests.postgres import throwaway_cluster
 
     with throwaway_cluster() as made:
-        yield made
+        yield made.url
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -326,7 +327,7 @@ def main(argv: list[str] | None = None) -> int:
     plan = matches(presets, args.games, args.seed)
 
     report: dict[str, Any] = {
-        "benchmark": "saving every action in the match store (Recorder.applied), SQLite and PostgreSQL",
+        "benchmark": "saving every action in the match store (Recorder.keep), SQLite and PostgreSQL",
         "players": PLAYERS,
         "presets": presets,
         "games_per_preset": args.games,

@@ -1,5 +1,6 @@
 """A real server and a real browser for the browser tests: ``eights serve`` run as its own process on a
-free port and a database of its own, and Debian's Chromium driven by Playwright.
+free port and a database of its own, and Debian's Chromium driven by Playwright; and ``Browser``, a page's
+WebSocket as a test client (hello, reconnect as the page does, play).
 
 Playwright's own browser download is not reachable here, so it drives ``/usr/bin/chromium``
 (``executable_path``). The fixtures that use this live in tests/conftest.py: outside CI a machine
@@ -14,10 +15,14 @@ import shutil
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.request
 from pathlib import Path
 from typing import Any
+
+from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import ClientConnection, connect
 
 #: Chromium from Debian's package.
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
@@ -73,6 +78,9 @@ class LiveServer:
         self.db = db
         self.pace = pace
         self.options = options
+        #: What the server writes to its standard error (its log), kept in a file (a pipe nobody reads would
+        #: stop a server that logs much once it is full).
+        self.log = Path(tempfile.mkstemp(prefix="eights-serve-", suffix=".log")[1])
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.process: subprocess.Popen[bytes] | None = None
@@ -80,13 +88,14 @@ class LiveServer:
 
     def start(self) -> None:
         command = [sys.executable, "-m", "eights.cli", "serve", "--port", str(self.port), "--pace", str(self.pace)]
-        self.process = subprocess.Popen(
-            [*command, "--db", str(self.db), *self.options], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
-        )
+        with self.log.open("ab") as log:
+            self.process = subprocess.Popen(
+                [*command, "--db", str(self.db), *self.options], stdout=subprocess.DEVNULL, stderr=log
+            )
         deadline = time.monotonic() + PATIENCE
         while True:
             if self.process.poll() is not None:
-                err = self.process.stderr.read().decode() if self.process.stderr else ""
+                err = self.logged()[-2000:]
                 raise RuntimeError(f"eights serve stopped at once (exit {self.process.returncode}): {err}")
             try:
                 with urllib.request.urlopen(f"{self.base}/api/presets", timeout=2):
@@ -108,9 +117,11 @@ class LiveServer:
         except subprocess.TimeoutExpired:
             self.process.kill()
             self.process.wait(5)
-        if self.process.stderr:
-            self.process.stderr.close()
         self.process = None
+
+    def logged(self) -> str:
+        """What the server has logged so far (across restarts)."""
+        return self.log.read_text(encoding="utf-8", errors="replace")
 
     def restart(self, kill: bool = False) -> None:
         self.stop(kill=kill)
@@ -173,3 +184,120 @@ def new_game(
     code = re.search(r"/r/(\w+)", page.url)
     assert code, page.url
     return code[1]
+
+
+class Browser:
+    """A player's page: says hello (with its token) at every connection, and reconnects as the page does
+    when the socket closes (any code but 4000), through the instances it is given in turn."""
+
+    def __init__(self, bases: list[str], code: str, token: str | None = None) -> None:
+        self.bases = bases
+        self.code = code
+        self.token = token
+        self.ws: ClientConnection | None = None
+        self.seat: int | None = None
+        self.reconnects = 0
+        self.seen: list[dict[str, Any]] = []
+
+    def open(self) -> None:
+        deadline = time.monotonic() + PATIENCE
+        while True:
+            base = self.bases[self.reconnects % len(self.bases)]
+            try:
+                # held from call to call (websockets asks that a connection be entered; close() ends it)
+                self.ws = connect(base.replace("http", "ws") + "/ws", open_timeout=5).__enter__()
+                self.send({"type": "hello", "room": self.code, "token": self.token})
+                return
+            except OSError:
+                self.reconnects += 1
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.3)
+
+    def send(self, message: dict[str, Any]) -> None:
+        assert self.ws is not None
+        self.ws.send(json.dumps(message))
+
+    def next(self) -> dict[str, Any]:
+        """The next message, reconnecting through the closes a page gets through."""
+        deadline = time.monotonic() + PATIENCE
+        while time.monotonic() < deadline:
+            if self.ws is None:
+                self.open()
+            assert self.ws is not None
+            try:
+                message: dict[str, Any] = json.loads(self.ws.recv(timeout=PATIENCE))
+            except (ConnectionClosed, TimeoutError, OSError):
+                self.ws = None
+                self.reconnects += 1
+                time.sleep(0.3)
+                continue
+            if message["type"] == "welcome":
+                self.seat = message["seat"]
+                self.token = message.get("token", self.token)
+            if message["type"] == "state":
+                self.seen.append(message)
+            return message
+        raise AssertionError(f"no message within {PATIENCE} s")
+
+    def state(self) -> dict[str, Any]:
+        while (message := self.next())["type"] != "state":
+            pass
+        return message
+
+    def my_turn(self) -> dict[str, Any]:
+        while True:
+            state = self.state()
+            if state["room"]["phase"] == "over":
+                return state
+            table = state.get("table")
+            if table and table["legal"]:
+                return state
+
+    def act(self, state: dict[str, Any]) -> str:
+        move: str = state["table"]["legal"][0]["action"]
+        self.send({"type": "act", "version": state["version"], "action": move})
+        return move
+
+    def close(self) -> None:
+        if self.ws is not None:
+            self.ws.close()
+
+
+def play(players: list[Browser], moves: int) -> list[str]:
+    """Play ``moves`` moves (or to the match's end), each player acting on its turns as its states come;
+    the moves made, in order."""
+    made: list[str] = []
+    latest: dict[int, dict[str, Any]] = {}
+    acted: dict[int, int] = {}
+    deadline = time.monotonic() + 4 * PATIENCE
+    while len(made) < moves and time.monotonic() < deadline:
+        for index, player in enumerate(players):
+            if player.ws is None:
+                player.open()
+            assert player.ws is not None
+            try:
+                while True:  # every message waiting now: the newest state counts
+                    message = json.loads(player.ws.recv(timeout=0.05))
+                    if message["type"] == "welcome":
+                        player.seat = message["seat"]
+                    elif message["type"] == "state":
+                        latest[index] = message
+                        player.seen.append(message)
+            except TimeoutError:
+                pass
+            except (ConnectionClosed, OSError):
+                player.ws = None
+                player.reconnects += 1
+                continue
+            state = latest.get(index)
+            if state is None:
+                continue
+            if state["room"]["phase"] == "over":
+                return made
+            table = state.get("table")
+            if table and table["legal"] and acted.get(index) != state["version"]:
+                acted[index] = state["version"]
+                made.append(player.act(state))
+    assert len(made) >= moves, f"only {len(made)} moves made"
+    return made

@@ -22,16 +22,22 @@ def _own_database(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.
 
 
 @pytest.fixture(scope="session")
-def postgres_url() -> Iterator[str]:
+def postgres_server() -> Iterator[Any]:
     """A throwaway PostgreSQL server for the whole run (see tests/postgres.py); skipped when the machine
     has none, except under CI, where it fails."""
     from tests.postgres import PostgresUnavailable, throwaway_cluster
 
     try:
-        with throwaway_cluster() as url:
-            yield url
+        with throwaway_cluster() as server:
+            yield server
     except PostgresUnavailable as exc:
         missing("PostgreSQL server", exc)
+
+
+@pytest.fixture(scope="session")
+def postgres_url(postgres_server: Any) -> str:
+    """The throwaway PostgreSQL server's database URL."""
+    return str(postgres_server.url)
 
 
 @pytest.fixture(scope="module")

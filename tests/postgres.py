@@ -37,37 +37,68 @@ def server_bin() -> Path:
     raise PostgresUnavailable("no initdb or pg_ctl found (Debian's package: postgresql)")
 
 
+class PostgresServer:
+    """One throwaway cluster: ``url`` names its database ``eights``; ``stop()`` and ``start()`` (or
+    ``restart()``) take the server down and up again on the same socket and data, for the tests of a store
+    that blinks."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self.data = folder / "data"
+        self.bin = server_bin()
+        self.prefix = ["runuser", "-u", "postgres", "--"] if os.geteuid() == 0 else []
+        self.url = f"postgresql+psycopg://postgres@/eights?host={folder}&port={PORT}"
+
+    def run(self, *args: str) -> None:
+        """:raises PostgresUnavailable: naming the program that failed and what it said."""
+        done = subprocess.run([*self.prefix, *args], capture_output=True, text=True, check=False)
+        if done.returncode != 0:
+            raise PostgresUnavailable(f"{Path(args[0]).name} failed: {(done.stderr or done.stdout).strip()}")
+
+    def start(self) -> None:
+        """Start the server and wait until it takes connections."""
+        options = f"-c listen_addresses='' -c unix_socket_directories={self.folder} -p {PORT} -c fsync=on"
+        self.run(
+            str(self.bin / "pg_ctl"), "-D", str(self.data), "-o", options, "-l", str(self.folder / "log"), "-w", "start"
+        )
+
+    def stop(self, mode: str = "immediate") -> None:
+        """Stop the server: ``immediate`` (every connection cut at once, as in a crash; what was committed is
+        kept) or ``fast``."""
+        self.run(str(self.bin / "pg_ctl"), "-D", str(self.data), "-m", mode, "-w", "stop")
+
+    def restart(self, mode: str = "immediate") -> None:
+        self.stop(mode)
+        self.start()
+
+    def ensure_started(self) -> None:
+        """Start the server if a test left it stopped."""
+        status = subprocess.run([*self.prefix, str(self.bin / "pg_ctl"), "-D", str(self.data), "status"], check=False)
+        if status.returncode != 0:
+            self.start()
+
+
 @contextmanager
-def throwaway_cluster() -> Iterator[str]:
-    """Start a cluster and yield its SQLAlchemy URL (database ``eights``); stop and remove it after.
+def throwaway_cluster() -> Iterator[PostgresServer]:
+    """Make and start a cluster with a database ``eights`` and yield it; stop and remove it after.
 
     :raises PostgresUnavailable: when it cannot be made or started.
     """
-    bin_dir = server_bin()
-    as_root = os.geteuid() == 0
-    prefix = ["runuser", "-u", "postgres", "--"] if as_root else []
     folder = Path(tempfile.mkdtemp(prefix="eights-pg-"))
-    data = folder / "data"
     try:
-        if as_root:
+        server = PostgresServer(folder)
+        if server.prefix:
             try:
                 shutil.chown(folder, "postgres", "postgres")
             except (LookupError, PermissionError) as exc:
                 raise PostgresUnavailable(f"cannot hand the cluster's folder to the postgres user: {exc}") from None
         folder.chmod(0o700)
-
-        def run(*args: str) -> None:
-            done = subprocess.run([*prefix, *args], capture_output=True, text=True, check=False)
-            if done.returncode != 0:
-                raise PostgresUnavailable(f"{Path(args[0]).name} failed: {(done.stderr or done.stdout).strip()}")
-
-        run(str(bin_dir / "initdb"), "-D", str(data), "-U", "postgres", "-A", "trust", "--no-sync")
-        options = f"-c listen_addresses='' -c unix_socket_directories={folder} -p {PORT} -c fsync=on"
-        run(str(bin_dir / "pg_ctl"), "-D", str(data), "-o", options, "-l", str(folder / "log"), "-w", "start")
+        server.run(str(server.bin / "initdb"), "-D", str(server.data), "-U", "postgres", "-A", "trust", "--no-sync")
+        server.start()
         try:
-            run(str(bin_dir / "createdb"), "-h", str(folder), "-p", str(PORT), "-U", "postgres", "eights")
-            yield f"postgresql+psycopg://postgres@/eights?host={folder}&port={PORT}"
+            server.run(str(server.bin / "createdb"), "-h", str(folder), "-p", str(PORT), "-U", "postgres", "eights")
+            yield server
         finally:
-            run(str(bin_dir / "pg_ctl"), "-D", str(data), "-m", "immediate", "stop")
+            server.stop()
     finally:
         shutil.rmtree(folder, ignore_errors=True)

@@ -8,8 +8,12 @@ Real parts: a throwaway Redis server and PostgreSQL cluster (tests/redis_server.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
+import os
+import signal
 import time
+import urllib.error
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -17,131 +21,13 @@ from typing import Any
 
 import pytest
 from websockets.exceptions import ConnectionClosed
-from websockets.sync.client import ClientConnection, connect
 
 from eights.store import Store, database_url
 from eights.web.cluster import Cluster
 from eights.web.protocol import CLOSE_MOVED, parse
 from eights.web.rooms import EPOCH, Connection, Hub
-from tests.browser import PATIENCE, LiveServer, post, saved_moves
+from tests.browser import PATIENCE, Browser, LiveServer, play, post, saved_moves
 from tests.redis_server import RedisServer, free_port
-
-
-class Browser:
-    """A player's page: says hello (with its token) at every connection, and reconnects as the page does
-    when the socket closes (any code but 4000), through the instances it is given in turn."""
-
-    def __init__(self, bases: list[str], code: str, token: str | None = None) -> None:
-        self.bases = bases
-        self.code = code
-        self.token = token
-        self.ws: ClientConnection | None = None
-        self.seat: int | None = None
-        self.reconnects = 0
-        self.seen: list[dict[str, Any]] = []
-
-    def open(self) -> None:
-        deadline = time.monotonic() + PATIENCE
-        while True:
-            base = self.bases[self.reconnects % len(self.bases)]
-            try:
-                # held from call to call (websockets asks that a connection be entered; close() ends it)
-                self.ws = connect(base.replace("http", "ws") + "/ws", open_timeout=5).__enter__()
-                self.send({"type": "hello", "room": self.code, "token": self.token})
-                return
-            except OSError:
-                self.reconnects += 1
-                if time.monotonic() > deadline:
-                    raise
-                time.sleep(0.3)
-
-    def send(self, message: dict[str, Any]) -> None:
-        assert self.ws is not None
-        self.ws.send(json.dumps(message))
-
-    def next(self) -> dict[str, Any]:
-        """The next message, reconnecting through the closes a page gets through."""
-        deadline = time.monotonic() + PATIENCE
-        while time.monotonic() < deadline:
-            if self.ws is None:
-                self.open()
-            assert self.ws is not None
-            try:
-                message: dict[str, Any] = json.loads(self.ws.recv(timeout=PATIENCE))
-            except (ConnectionClosed, TimeoutError, OSError):
-                self.ws = None
-                self.reconnects += 1
-                time.sleep(0.3)
-                continue
-            if message["type"] == "welcome":
-                self.seat = message["seat"]
-                self.token = message.get("token", self.token)
-            if message["type"] == "state":
-                self.seen.append(message)
-            return message
-        raise AssertionError(f"no message within {PATIENCE} s")
-
-    def state(self) -> dict[str, Any]:
-        while (message := self.next())["type"] != "state":
-            pass
-        return message
-
-    def my_turn(self) -> dict[str, Any]:
-        while True:
-            state = self.state()
-            if state["room"]["phase"] == "over":
-                return state
-            table = state.get("table")
-            if table and table["legal"]:
-                return state
-
-    def act(self, state: dict[str, Any]) -> str:
-        move: str = state["table"]["legal"][0]["action"]
-        self.send({"type": "act", "version": state["version"], "action": move})
-        return move
-
-    def close(self) -> None:
-        if self.ws is not None:
-            self.ws.close()
-
-
-def play(players: list[Browser], moves: int) -> list[str]:
-    """Play ``moves`` moves (or to the match's end), each player acting on its turns as its states come;
-    the moves made, in order."""
-    made: list[str] = []
-    latest: dict[int, dict[str, Any]] = {}
-    acted: dict[int, int] = {}
-    deadline = time.monotonic() + 4 * PATIENCE
-    while len(made) < moves and time.monotonic() < deadline:
-        for index, player in enumerate(players):
-            if player.ws is None:
-                player.open()
-            assert player.ws is not None
-            try:
-                while True:  # every message waiting now: the newest state counts
-                    message = json.loads(player.ws.recv(timeout=0.05))
-                    if message["type"] == "welcome":
-                        player.seat = message["seat"]
-                    elif message["type"] == "state":
-                        latest[index] = message
-                        player.seen.append(message)
-            except TimeoutError:
-                pass
-            except (ConnectionClosed, OSError):
-                player.ws = None
-                player.reconnects += 1
-                continue
-            state = latest.get(index)
-            if state is None:
-                continue
-            if state["room"]["phase"] == "over":
-                return made
-            table = state.get("table")
-            if table and table["legal"] and acted.get(index) != state["version"]:
-                acted[index] = state["version"]
-                made.append(player.act(state))
-    assert len(made) >= moves, f"only {len(made)} moves made"
-    return made
 
 
 @pytest.fixture
@@ -290,9 +176,6 @@ def test_an_owner_paused_past_its_lease_wakes_up_fenced(instances: list[LiveServ
     """A real pause (SIGSTOP) of the owning instance: the room is taken up by the other; the move its host sent
     to the paused instance is not saved when it wakes (SIGCONT), its socket is sent on (4012), and the host
     plays on through the other instance."""
-    import os
-    import signal
-
     first, second = instances
     room = post(first.base, "/api/rooms", {"name": "Ann", "preset": "race", "seats": ["me", "normal"], "start": True})
     code = room["code"]
@@ -411,6 +294,143 @@ def test_a_message_for_an_owner_that_does_not_listen_sends_the_browser_to_start_
             assert browser.relay is None and "c1" not in hub.relayed
         finally:
             await hub.close()
+            store.close()
+
+    asyncio.run(scenario())
+
+
+def test_a_new_room_while_redis_refuses_is_told_busy(redis_server: RedisServer, tmp_path: Path) -> None:
+    """POST /api/rooms answers 503 ``busy`` in words (as a hello does), not 500 with a traceback."""
+    server = LiveServer(tmp_path / "busy.db", pace=0, options=("--redis", redis_server.url))
+    try:
+        redis_server.stop()
+        request = urllib.request.Request(
+            server.base + "/api/rooms",
+            data=json.dumps({"name": "Ann", "preset": "classic", "seats": ["me", "easy"]}).encode(),
+            headers={"Content-Type": "application/json"},
+            method="POST",
+        )
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            urllib.request.urlopen(request, timeout=PATIENCE)
+        assert refused.value.code == 503
+        answer = json.load(refused.value)
+        assert answer["code"] == "busy" and "try again" in answer["error"]
+        assert "Traceback" not in server.logged()
+    finally:
+        redis_server.start()
+        server.stop()
+
+
+async def relayed_pair(redis_server: RedisServer, tmp_path: Path) -> tuple[Hub, Hub, Store]:
+    """Two hubs on one Redis and one store, listening: ``owner`` plays rooms, ``relay`` relays browsers."""
+    store = Store(database_url(str(tmp_path / "shared.db")))
+    owner = Hub(store, pace=0, cluster=Cluster(redis_server.url, instance="owner"))
+    relay = Hub(store, pace=0, cluster=Cluster(redis_server.url, instance="relay"))
+    owner.start_cluster()
+    relay.start_cluster()
+    await until_listening(relay)
+    return owner, relay, store
+
+
+async def until_listening(hub: Hub) -> None:
+    """Wait until ``hub``'s instance listens on its channel."""
+    assert hub.cluster is not None
+    channel = hub.cluster.channel(hub.cluster.id)
+    for _ in range(500):
+        if dict(await hub.cluster.redis.pubsub_numsub(channel)).get(channel.encode(), 0):
+            return
+        await asyncio.sleep(0.01)
+    raise AssertionError(f"{hub.cluster.id} never listened")
+
+
+async def until(condition: Any) -> None:
+    for _ in range(500):
+        if condition():
+            return
+        await asyncio.sleep(0.01)
+    raise AssertionError("it never happened")
+
+
+def test_a_relayed_browser_its_owner_let_go_is_sent_to_start_again_at_its_next_ping(
+    redis_server: RedisServer, tmp_path: Path
+) -> None:
+    """The owner could not send a relayed browser its state (its instance was not listening for a moment, as
+    after Redis came back) and let that browser go. Its pings go all the way to the owner, who no longer
+    knows it and tells its instance to close its socket: the page starts again instead of watching a frozen
+    table (answered by its own instance, its pings kept it waiting for ever)."""
+
+    async def scenario() -> None:
+        owner, relay, store = await relayed_pair(redis_server, tmp_path)
+        got: list[dict[str, Any]] = []
+        closed: list[int] = []
+
+        async def keep(message: dict[str, Any]) -> None:
+            got.append(message)
+
+        try:
+            room, token, _ = await owner.create("Ann", "race", seats=["me", "normal"], start=True)
+            ann = Connection(keep, close=closed.append)
+            await relay.receive(ann, parse(json.dumps({"type": "hello", "room": room.code, "token": token})))
+            await until(lambda: any(m["type"] == "state" for m in got))
+            assert relay.cluster is not None and owner.remote
+            listening = relay.cluster._tasks[0]
+            listening.cancel()  # the relay stops listening for a moment
+            with contextlib.suppress(asyncio.CancelledError):
+                await listening
+            await owner.broadcast(room)  # a state the relay does not hear: the owner lets the browser go
+            await until(lambda: not owner.remote)
+            relay.cluster._tasks[0] = asyncio.get_running_loop().create_task(relay.cluster._listen(relay.on_envelope))
+            await until_listening(relay)
+            assert closed == []
+            await relay.receive(ann, parse(json.dumps({"type": "ping"})))
+            await until(lambda: closed == [CLOSE_MOVED])
+        finally:
+            await owner.close()
+            await relay.close()
+            store.close()
+
+    asyncio.run(scenario())
+
+
+def test_a_paused_redis_does_not_hold_the_broadcast_to_the_owners_own_browsers(
+    redis_server: RedisServer, tmp_path: Path
+) -> None:
+    """What a relayed browser is sent waits in an outbox of its own: with Redis paused (SIGSTOP), the owner's
+    broadcast reaches the browsers connected to it at once, instead of after Redis's timeout for each relayed
+    browser."""
+
+    async def scenario() -> None:
+        owner, relay, store = await relayed_pair(redis_server, tmp_path)
+        got: list[dict[str, Any]] = []
+
+        async def keep(message: dict[str, Any]) -> None:
+            got.append(message)
+
+        async def watch(message: dict[str, Any]) -> None:
+            pass
+
+        assert redis_server.process is not None
+        paused = False
+        try:
+            room, token, _ = await owner.create("Ann", "classic", seats=["me", "open"])
+            ann = Connection(keep)
+            await owner.receive(ann, parse(json.dumps({"type": "hello", "room": room.code, "token": token})))
+            for _ in range(3):  # three spectators through the other instance
+                await relay.receive(Connection(watch), parse(json.dumps({"type": "hello", "room": room.code})))
+            await until(lambda: len(owner.remote) == 3)
+            os.kill(redis_server.process.pid, signal.SIGSTOP)
+            paused = True
+            before = len(got)
+            broadcast = asyncio.get_running_loop().create_task(owner.broadcast(room))
+            for _ in range(20):
+                await asyncio.sleep(0)
+            assert broadcast.done(), "the broadcast waited for Redis"
+            assert len(got) == before + 1 and got[-1]["type"] == "state"
+        finally:
+            if paused:
+                os.kill(redis_server.process.pid, signal.SIGCONT)
+            await owner.close()
+            await relay.close()
             store.close()
 
     asyncio.run(scenario())

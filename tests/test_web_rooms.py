@@ -8,6 +8,8 @@ import asyncio
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from eights.engine import Play
 from eights.store import Store, database_url
 from eights.web.protocol import Act, Hello, Setup, Sit, Start
@@ -129,5 +131,60 @@ def test_the_rooms_rules_in_words_follow_each_setup(tmp_path: Path) -> None:
             shown = [m for m in got if m["type"] == "state"][-1]["room"]
             assert shown["preset"] == preset and shown["options"] == want, shown
         assert shown["rules_heading"].startswith("Derange Order of Eight")
+
+    asyncio.run(main())
+
+
+class Instant:
+    """A pool whose computers play the first legal move, found at once and after 0.4 s of the test's clock
+    in turn (as a computer with one move, and one that searched): how long each decision took."""
+
+    def __init__(self, clock: Clock) -> None:
+        self.clock = clock
+        self.took: list[float] = []
+
+    async def choose(self, bot: Any, view: Any, owner: str) -> tuple[Any, Any]:
+        took = 0.4 * (len(self.took) % 2)
+        self.clock.now += took
+        self.took.append(took)
+        return view.legal[0], bot
+
+    def stats(self) -> dict[str, int | float]:
+        return {}
+
+    def close(self) -> None:
+        pass
+
+    async def aclose(self) -> None:
+        pass
+
+
+def test_a_computer_takes_its_whole_think_time_whether_it_had_a_choice_or_not(tmp_path: Path) -> None:
+    """How long a computer's move takes tells nothing of the position: with one legal move or many, quick or
+    slow to find, each move is played its level's think time plus the room's pace after it was asked for."""
+    from eights.bots.ismcts import HARD_SECONDS
+
+    clock = Clock()
+    moments: list[float] = []
+
+    async def sleep(seconds: float) -> None:
+        moments.append(seconds)
+        clock.now += seconds
+        await asyncio.sleep(0)
+
+    async def main() -> None:
+        pool = Instant(clock)
+        hub = Hub(Store(database_url(str(tmp_path / "pace.db"))), pool=pool, clock=clock, pace=0.7, sleep=sleep)
+        room, token, _ = await hub.create("Ann", "classic", {}, None, ["me", "hard"], start=True)
+        ann, _ = listener()
+        await hub.receive(ann, Hello(type="hello", room=room.code, token=token))
+        for _ in range(8):
+            await to_turn(hub, room, 1, {0: ann})
+            await to_turn(hub, room, 0, {})
+        await hub.close()
+        assert len(pool.took) >= 8 and len(moments) == len(pool.took)
+        # every decision's time and the wait after it add up to the same: the think time and the pace
+        for took, rest in zip(pool.took, moments, strict=True):
+            assert took + rest == pytest.approx(0.7 + HARD_SECONDS)
 
     asyncio.run(main())

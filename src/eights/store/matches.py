@@ -5,13 +5,14 @@ from __future__ import annotations
 import time
 import weakref
 from collections.abc import Sequence
+from concurrent.futures import Future
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import Engine, delete, func, select, update
 from sqlalchemy.engine import URL
-from sqlalchemy.exc import IntegrityError, SQLAlchemyError
+from sqlalchemy.exc import DBAPIError, IntegrityError, InterfaceError, OperationalError, SQLAlchemyError
 from sqlalchemy.orm import Session as DbSession
 
 from eights.engine import Action, Event, Game
@@ -135,12 +136,21 @@ class PlayerStats:
 GROUP_SECONDS = 0.2
 
 
-class Recorder:
-    """A session's ``MatchLog``: every applied action committed, with any round or match it ended.
+class Unsure(StoreError):
+    """The store's answer to a write was lost (the connection broke, perhaps after COMMIT): whether the
+    action was kept is known only once the store answers again (``Recorder.recall``)."""
 
-    A match with a person at it is in the store from its start and commits every action before the
-    next is applied (on the store's writer, ``eights.store.writer``), so that nothing a person did
-    or saw is lost.
+
+class Recorder:
+    """A session's ``MatchLog``: every action committed, with any round or match it ended.
+
+    A match with a person at it is in the store from its start and keeps each action before it is
+    applied (``ahead``): the action goes to the store's writer (``eights.store.writer``), whose
+    thread commits it, with whatever other matches handed over meanwhile, in one transaction, and
+    the session applies it once the future says it is durable. Nothing a person did or saw is lost,
+    and a move the store did not take leaves the table as it was. Each write carries the action's
+    number: a retry after a lost answer finds its own row and counts it as kept, and a write whose
+    answer is lost altogether leaves the recorder unsure until ``recall`` reads what was kept.
 
     A match of computers only (``grouped``) keeps its actions (and the rounds they end) until
     ``GROUP_SECONDS`` have passed since it last handed them over, the match ends, or the store is
@@ -166,6 +176,7 @@ class Recorder:
         self.store = store
         self.slot = Slot(match_id)
         self.grouped = grouped
+        self.ahead = not grouped
         #: The match's row and seats, until they are handed to the writer.
         self.match = match
         self.seats = seats
@@ -173,15 +184,15 @@ class Recorder:
         #: ends not handed to the writer yet.
         self.pending: list[Action] = []
         self.first = 1
-        #: The last round's end seen (a new one in the game: a round ended).
-        self.last_round: RoundOver | None = None
         self.ends: list[RoundOver | GameOver] = []
         self.committed_at = time.monotonic()
         #: Whether the writer's error has been raised to the match's player already.
         self.told = False
+        #: The number of an action handed over whose keeping is not known (its answer was lost).
+        self.doubt: int | None = None
         #: The web room whose match this is and its owner's fence, when many instances serve the store:
         #: each write is then refused (``Fenced``) once another instance has taken the room over. Only
-        #: for a person's match (its writes are made at once and their refusal raised to the caller).
+        #: for a person's match (its writes are waited for, and their refusal told to the caller).
         self.fence: tuple[str, int] | None = None
         if grouped:  # it holds actions back: the store's close hands them over
             store.recorders.add(self)
@@ -199,38 +210,95 @@ class Recorder:
         assert self.slot.id is not None
         return self.slot.id
 
-    def applied(self, game: Game, action: Action, events: Sequence[Event]) -> None:
+    def keep(self, number: int, action: Action, events: Sequence[Event]) -> Future[None]:
+        """Keep action ``number``: a person's match hands it to the writer now and the future says when
+        it is durable (or why not: ``Fenced``, another ``StoreError``, ``Unsure``); a computer-only match
+        holds it for its next commit, behind play (the future is done at once).
+
+        :raises Unsure: while an earlier action's keeping is not known (``recall`` first).
+        """
+        if self.grouped:
+            self._hold(number, action, events)
+            return _KEPT
+        if self.doubt is not None:
+            raise Unsure(f"whether action {self.doubt} was saved is not known yet: the table waits for the store")
+        batch = self._batch([action], number, events)
+        text = str(action)
+        batch.stored = lambda: self._stored(number, text)
+        kept: Future[None] = Future()
+        done: Future[None] = Future()
+        batch.done = done
+        done.add_done_callback(lambda _: self._answered(number, done, kept))
+        self.store.writer.submit(batch)
+        return kept
+
+    def _answered(self, number: int, done: Future[None], kept: Future[None]) -> None:
+        """The writer's answer for action ``number``, in the player's words."""
+        error = done.exception()
+        if error is None:
+            kept.set_result(None)
+        elif isinstance(error, Fenced):
+            kept.set_exception(error)
+        elif isinstance(error, IntegrityError):
+            kept.set_exception(self._taken())
+        elif isinstance(error, DBAPIError) and not _refused(error):
+            self.doubt = number  # its answer was lost on the way: perhaps it was kept
+            kept.set_exception(Unsure(f"the move could not be saved just now ({problem(self.store.url, error)})"))
+        else:
+            assert isinstance(error, SQLAlchemyError)
+            kept.set_exception(problem(self.store.url, error))
+
+    def unsure(self) -> bool:
+        return self.doubt is not None
+
+    def recall(self) -> list[str]:
+        """The actions kept from the one whose keeping was not known, as text; the recorder is sure again.
+
+        :raises StoreError: while the store cannot be read.
+        """
+        number = self.doubt
+        if number is None:
+            return []
+        with translated(self.store.url), self.store.engine.connect() as connection:
+            kept = connection.scalars(
+                select(ActionRow.action)
+                .where(ActionRow.match_id == self.slot.id, ActionRow.number >= number)
+                .order_by(ActionRow.number)
+            ).all()
+        self.doubt = None
+        return list(kept)
+
+    def _hold(self, number: int, action: Action, events: Sequence[Event]) -> None:
         # Called for every action of every match played flat out: the least work that keeps it.
         if self.slot.error is not None:
             self.check()
         if not self.pending:
-            self.first = len(game.actions)
+            self.first = number
         self.pending.append(action)
-        if game.last_round is not self.last_round:  # a round ended (and perhaps the match)
-            self.last_round = game.last_round
-            self.ends.extend(event for event in events if isinstance(event, RoundOver | GameOver))
-            if game.is_over:
-                self.flush()
-                return
-        if not self.grouped or time.monotonic() - self.committed_at >= GROUP_SECONDS:
+        for event in events:
+            if isinstance(event, RoundOver | GameOver):
+                self.ends.append(event)
+                if isinstance(event, GameOver):
+                    self.flush()
+                    return
+        if time.monotonic() - self.committed_at >= GROUP_SECONDS:
             self.flush()
 
     def flush(self) -> None:
         """Hand over the actions held back, with the rounds and the match they ended (``Store.close``
-        calls it): a person's match commits them before this returns.
+        calls it); a person's match writes its row and seats before this returns.
 
-        :raises StoreError: when a person's match cannot be saved (what it holds is kept for the next try).
+        :raises StoreError: when a person's match cannot be saved.
         """
         if not self.pending and self.match is None:
             return
-        batch = self._batch()
+        batch = self._batch(self.pending, self.first, self.ends)
         if self.grouped:
             self.store.writer.submit(batch)
         else:
-            written = (lambda: self._stored(batch.first, str(batch.actions[0]))) if batch.single_action else None
             try:
                 with translated(self.store.url, IntegrityError):
-                    self.store.writer.write([batch], written)
+                    self.store.writer.write([batch])
             except IntegrityError:
                 raise self._taken() from None
         self.match, self.seats, self.pending, self.ends = None, (), [], []
@@ -247,7 +315,9 @@ class Recorder:
             raise self._taken()
         raise problem(self.store.url, error)
 
-    def _batch(self) -> Batch:
+    def _batch(self, actions: Sequence[Action], first: int, events: Sequence[Event]) -> Batch:
+        """The batch of ``actions`` (the first of them number ``first``), with the rounds and the match
+        that ``events`` end, and the match's row and seats if they are not written yet."""
         rounds = [
             {
                 "round": event.round,
@@ -256,11 +326,11 @@ class Recorder:
                 "points": list(event.points),
                 "totals": list(event.totals),
             }
-            for event in self.ends
+            for event in events
             if isinstance(event, RoundOver)
         ]
         finish = None
-        for event in self.ends:
+        for event in events:
             if isinstance(event, GameOver):
                 finish = {
                     "status": "finished",
@@ -275,8 +345,8 @@ class Recorder:
             self.slot,
             match,
             self.seats,
-            self.pending,
-            self.first,
+            actions,
+            first,
             rounds,
             finish,
             unhurried=self.grouped,
@@ -299,6 +369,17 @@ class Recorder:
             return f"match {self.match_id} in {self.store.label}"
         except StoreError:
             return None
+
+
+#: What a log that keeps behind play answers at once.
+_KEPT: Future[None] = Future()
+_KEPT.set_result(None)
+
+
+def _refused(error: DBAPIError) -> bool:
+    """Whether the database refused a write outright (so nothing of it was kept), as opposed to an answer
+    lost on the way (the connection broken, the server gone), after which it may have been kept."""
+    return not error.connection_invalidated and not isinstance(error, OperationalError | InterfaceError)
 
 
 class Store:

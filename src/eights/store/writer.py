@@ -6,16 +6,22 @@ its engine, with its pragmas, then taken out of the pool), not through SQLAlchem
 each statement.
 
 What is written comes as a ``Batch``: one match's row and seats (the first time), actions, the
-rounds they ended and the match's result. A batch from a match with a person at it is written at
-once, on the caller's thread, and committed before the call returns. A computer-only match's batches
-go to the writer's thread, which commits whatever has come in since its last commit in one
-transaction while the computers play on ("behind" play): the database's time (a PostgreSQL server's
-round trips and checks, SQLite's pages) is then off the match's path; only the handing over is not.
+rounds they ended and the match's result. Every batch goes to the writer's thread, which commits
+whatever has come in since its last commit in one transaction (a group commit). A computer-only
+match's batches are written "behind" play: the computers play on meanwhile, and the database's time
+(a PostgreSQL server's round trips and checks, SQLite's pages) is off the match's path. A batch from
+a match with a person at it carries a future (``done``) that its match waits for before the action
+is applied: a move is on the table only once it is durable, and many rooms' moves share one commit.
+
+Writes are idempotent: a batch of one action can say whether its rows are in the store already
+(``stored``), so that a retry after an answer lost on the way (the connection cut after COMMIT) does
+not take the action for another's, nor write it twice.
 """
 
 from __future__ import annotations
 
 import atexit
+import concurrent.futures
 import contextlib
 import functools
 import json
@@ -109,6 +115,14 @@ class Batch:
     #: transaction first checks (and locks) the room's row, and is refused (``Fenced``) when another
     #: instance has taken the room over since.
     fence: tuple[str, int] | None = None
+    #: Told when the batch is committed, or why not (its error), where the match waits for it (a
+    #: person's move is applied only once it is durable); None for a batch written behind play, whose
+    #: error waits in its slot.
+    done: concurrent.futures.Future[None] | None = None
+    #: Whether the batch's rows are in the store already: asked when a retry after a lost answer (the
+    #: connection dropped) meets rows with its keys, so that the attempt that had committed them is not
+    #: taken for another's write.
+    stored: Callable[[], bool] | None = None
 
     @property
     def single_action(self) -> bool:
@@ -327,7 +341,8 @@ class OwnConnection:
                 cursor.execute(self.sql.action.sql, self.sql.action.params(values))
                 return {}
             try:
-                return self.sql.transaction(cursor, batches, any(batch.unhurried for batch in batches))
+                # Unhurried only when every batch may be: one that a match waits for is committed to disk.
+                return self.sql.transaction(cursor, batches, all(batch.unhurried for batch in batches))
             except BaseException:
                 with contextlib.suppress(self.error):
                     cursor.execute("ROLLBACK")
@@ -343,6 +358,31 @@ class OwnConnection:
             raise DBAPIError.instance(
                 None, None, exc, self.error, connection_invalidated=lost, dialect=self.dialect
             ) from exc
+
+
+def _stored(batches: Sequence[Batch]) -> bool:
+    """Whether ``batches``, each able to tell, are all in the store already (the attempt whose answer was
+    lost had committed them)."""
+    return all(batch.stored is not None and batch.stored() for batch in batches)
+
+
+def _done(batches: Sequence[Batch]) -> None:
+    """Tell the batches' futures that they are committed."""
+    for batch in batches:
+        if batch.done is not None and not batch.done.done():
+            batch.done.set_result(None)
+
+
+def _fail(batches: Sequence[Batch], exc: SQLAlchemyError | Fenced) -> None:
+    """The batches of one match could not be written: their futures are told why; a match written behind
+    play keeps the error in its slot, for its next action."""
+    for batch in batches:
+        if batch.done is not None:
+            if not batch.done.done():
+                batch.done.set_exception(exc)
+        elif isinstance(exc, SQLAlchemyError):
+            batch.slot.error = exc
+        batch.slot.written.set()
 
 
 def _close_quietly(connection: Any) -> None:
@@ -384,18 +424,20 @@ class Writer:
         self.opening = threading.Lock()
         _LIVE.add(self)
 
-    def write(self, batches: Sequence[Batch], written: Callable[[], bool] | None = None) -> None:
+    def write(self, batches: Sequence[Batch]) -> None:
         """Write ``batches`` now, on this thread; their slots learn their match's id. When the server
-        dropped the connection, they are written once more on a new one only if ``written`` is given:
-        should that find their rows there already, it tells whether the lost attempt had committed them
-        (they are not another's). Without it they could be written twice, so the error stands.
+        dropped the connection, they are written once more on a new one only if each can tell whether
+        its rows are there already (``stored``): should the retry find them there, the lost attempt had
+        committed them (they are not another's). Without it they could be written twice, so the error
+        stands.
 
         :raises SQLAlchemyError: with nothing of them written: IntegrityError where a row was there
             already (another eights took the match up), another DBAPIError from the database, and a
             StatementError for anything else (a value the driver cannot take).
+        :raises Fenced: when a batch's room has another owner now.
         """
         try:
-            made = self._write(batches, written)
+            made = self._write(batches)
         except (SQLAlchemyError, Fenced):
             raise
         except Exception as exc:
@@ -404,7 +446,7 @@ class Writer:
             slot.id = match_id
             slot.written.set()
 
-    def _write(self, batches: Sequence[Batch], written: Callable[[], bool] | None) -> dict[Slot, int]:
+    def _write(self, batches: Sequence[Batch]) -> dict[Slot, int]:
         if not keepable(self.engine):
             return self._through_engine(batches)
         connection = self._connection()
@@ -414,24 +456,27 @@ class Writer:
             if not exc.connection_invalidated:
                 raise
             self._drop(connection)
-            # Once more on a new connection, only where a lost attempt that had committed can be told
-            # apart from another eights' rows (else it could be written twice).
-            if written is None:
+            if any(batch.stored is None for batch in batches):
                 raise
             try:
                 return self._connection().write(batches)
             except IntegrityError:
-                if not written():
+                if not _stored(batches):
                     raise
                 return {}
 
     def submit(self, batch: Batch) -> None:
-        """Hand ``batch`` to the writer's thread; a failure is kept in its slot."""
+        """Hand ``batch`` to the writer's thread; a failure is kept in its slot, or told to its future.
+
+        A batch written behind play waits for room in the queue (back-pressure); one with a future
+        never waits (its match waits for the future instead, one batch at a time, so such batches are
+        as few as the matches that wait: an event loop may hand them over).
+        """
         if not keepable(self.engine) or self.stopping:  # no thread to hand it to: written now
             self._write_or_keep([batch])
             return
         with self.changed:
-            while len(self.queue) >= self.limit and not self.stopping:
+            while batch.done is None and len(self.queue) >= self.limit and not self.stopping:
                 self.changed.wait()
             self.queue.append(batch)
             self.handed += 1
@@ -478,27 +523,27 @@ class Writer:
 
     def _write_or_keep(self, batches: list[Batch]) -> None:
         """Write ``batches`` together; when that fails, each match's own, so that one match's error
-        (kept in its slot) costs no other match its rows."""
+        (kept in its slot, or told to its batches' futures) costs no other match its rows."""
         live = [batch for batch in batches if batch.slot.error is None]
         if not live:  # every one of a match whose saving has failed already
             return
         try:
             self.write(live)
-            return
-        except SQLAlchemyError as exc:
-            if len({batch.slot for batch in live}) == 1:
-                self._fail(live[0].slot, exc)
+        except (SQLAlchemyError, Fenced) as exc:
+            slots = list(dict.fromkeys(batch.slot for batch in live))
+            if len(slots) == 1:
+                _fail(live, exc)
                 return
-        for slot in dict.fromkeys(batch.slot for batch in live):
-            try:
-                self.write([batch for batch in live if batch.slot is slot])
-            except SQLAlchemyError as exc:
-                self._fail(slot, exc)
-
-    @staticmethod
-    def _fail(slot: Slot, exc: SQLAlchemyError) -> None:
-        slot.error = exc
-        slot.written.set()
+            for slot in slots:
+                own = [batch for batch in live if batch.slot is slot]
+                try:
+                    self.write(own)
+                except (SQLAlchemyError, Fenced) as error:
+                    _fail(own, error)
+                else:
+                    _done(own)
+        else:
+            _done(live)
 
     def _through_engine(self, batches: Sequence[Batch]) -> dict[Slot, int]:
         error = self.engine.dialect.loaded_dbapi.Error

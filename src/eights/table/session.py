@@ -3,14 +3,17 @@
 Every front end (the Textual app, ``--plain``, the web table) drives a ``Session``: it
 owns the ``Game``, asks ``view(game, seat)`` for what a seat may see, and applies every
 action through ``game.play(action, seat=...)``, so the engine alone decides what is
-legal. Each applied action goes to the session's ``MatchLog`` (the match store), so a
-match can be restored from its setup and actions. Nothing here imports a front end or
-a database.
+legal. Each action goes to the session's ``MatchLog`` (the match store), so a match can
+be restored from its setup and actions. Where the log keeps actions ahead of play (a
+match with a person at it), an action is checked on a copy of the game, kept, and only
+then applied: a move the store could not keep leaves the table as it was. Nothing here
+imports a front end or a database.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from concurrent.futures import Future
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Protocol
@@ -252,16 +255,43 @@ def build_config(
 
 
 class MatchLog(Protocol):
-    """Where a session's applied actions go, one at a time (the match store)."""
+    """Where a session's actions go, one at a time (the match store)."""
 
-    def applied(self, game: Game, action: Action, events: Sequence[Event]) -> None:
-        """``action`` was just applied to ``game``, giving ``events``; keep it before the next one."""
+    #: Whether each action must be kept before it is applied (a match with a person at it): the session
+    #: then waits for ``keep``'s future before the game takes the action. Otherwise actions are kept
+    #: after they are applied, behind play.
+    ahead: bool
+
+    def keep(self, number: int, action: Action, events: Sequence[Event]) -> Future[None]:
+        """Keep action ``number`` of the match (the first is 1), which gives ``events``; the future is
+        done once it is kept (at once for a log that keeps behind play), or holds why it could not be."""
+        ...
+
+    def unsure(self) -> bool:
+        """Whether an action was handed over whose keeping is not known (the store's answer was lost):
+        ``recall`` tells, before anything else is kept."""
+        ...
+
+    def recall(self) -> list[str]:
+        """The actions kept from the first one whose keeping was not known, as text (none when it was not
+        kept); after it the log is sure again. :raises Exception: (the log's own) while it cannot tell."""
         ...
 
     def where(self) -> str | None:
         """Where the match is kept, for people: ``match 12 in /home/ann/.local/share/eights/eights.db``;
         None when it could not be saved."""
         ...
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """An action checked on a copy of the game, with the events it gives there: what is kept before the
+    game itself takes it (``Session.check`` and ``Session.take``)."""
+
+    number: int
+    seat: int
+    action: Action
+    events: tuple[Event, ...]
 
 
 class Session:
@@ -325,13 +355,55 @@ class Session:
         return view(self.game, seat)
 
     def play(self, action: Action, seat: int) -> list[Event]:
-        """A person's action, checked by the engine, then logged.
+        """A person's action, checked by the engine and kept by the match's log: before it is applied
+        where the log keeps actions ahead of play, else after.
 
-        :raises IllegalAction: naming the rule; the game is left as it was.
+        :raises IllegalAction: naming the rule; the game is left as it was. The log's error (the store's)
+            when it could not keep the action, which is then not applied.
         """
-        events = self.game.play(action, seat=seat)
-        if self.log is not None:
-            self.log.applied(self.game, action, events)
+        log = self.log
+        if log is None or not log.ahead:
+            events = self.game.play(action, seat=seat)
+            if log is not None:
+                log.keep(len(self.game.actions), action, events)
+            return events
+        self.catch_up()
+        move = self.check(action, seat)
+        log.keep(move.number, move.action, move.events).result()
+        return self.take(move)
+
+    def check(self, action: Action, seat: int) -> Move:
+        """``action`` checked by the engine on a copy of the game, which tells the events it gives; the
+        game itself is untouched.
+
+        :raises IllegalAction: naming the rule.
+        """
+        trial = self.game.clone()
+        trial.log = []
+        events = trial.play(action, seat=seat)
+        return Move(len(self.game.actions) + 1, seat, action, tuple(events))
+
+    def take(self, move: Move) -> list[Event]:
+        """Apply a move that ``check`` made of the game as it still is (and the log has kept)."""
+        if move.number != len(self.game.actions) + 1:
+            raise ValueError(f"move {move.number} was checked on another state of the game")
+        return self.game.play(move.action, seat=move.seat)
+
+    def catch_up(self) -> list[Event]:
+        """Where the log is unsure whether an action it was handed was kept: ask it, and apply what it
+        kept (the game then stands where the store does). The events applied.
+
+        :raises RestoreError: when a kept action does not replay; the log's error while it cannot tell.
+        """
+        log = self.log
+        if log is None or not log.unsure():
+            return []
+        events: list[Event] = []
+        for text in log.recall():
+            try:
+                events += self.game.play(parse_action(text))
+            except (ActionError, IllegalAction) as exc:
+                raise RestoreError(f"the kept action {text!r} does not replay: {exc}") from None
         return events
 
     def bot_choice(self, seat: int) -> Action:

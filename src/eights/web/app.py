@@ -9,6 +9,7 @@ import gc
 import html
 import io
 import json
+import logging
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
@@ -53,6 +54,7 @@ from eights.web.settings import Settings
 from eights.web.workers import Pool
 
 STATIC = resources.files("eights.web") / "static"
+log = logging.getLogger("eights.web")
 #: Messages waiting for a slow browser before it is dropped.
 OUTBOX = 512
 #: The largest HTTP body any route takes (a new room, a round of a score sheet), in bytes.
@@ -454,8 +456,10 @@ def create_app(
             )
         except RoomError as exc:
             return refused(exc)
-        except StoreError as exc:
-            return JSONResponse({"error": str(exc)}, status_code=503)
+        except StoreError as exc:  # (its words name the database: for the log, not for strangers)
+            log.warning("eights: a new room could not be saved (%s)", type(exc).__name__)
+            words = "the server cannot save a new room just now: try again in a moment"
+            return JSONResponse({"error": words, "code": "busy"}, status_code=503)
         seats_here = [i for i, who in enumerate(body.seats or []) if who == HERE]
         return {
             "code": room.code,

@@ -43,7 +43,7 @@ from eights.store.db import Fenced, token_hash
 from eights.store.matches import Rooms, SavedRoom, rule_changes
 from eights.table import HUMAN, PlayConfig, Session, UsageError
 from eights.table.narrate import hint_words
-from eights.table.session import check_name
+from eights.table.session import Move, check_name
 from eights.web.cluster import Cluster, Envelope
 from eights.web.guard import Bucket, Guard
 from eights.web.protocol import (
@@ -90,6 +90,9 @@ SWEEP_EVERY = 60.0
 EPOCH = 2**32
 #: Where the store keeps the server's last epoch.
 EPOCH_KEY = "web_epoch"
+#: Messages that may wait to be published to a connection another instance holds (a state per move: far
+#: more than a room sends while Redis answers); past them the connection is let go.
+REMOTE_OUTBOX = 256
 #: Times a room's task may fail and be started again within ``RESTART_WINDOW`` seconds.
 RESTARTS, RESTART_WINDOW = 5, 60.0
 
@@ -294,6 +297,26 @@ class Room:
         }
 
 
+def think_time(bot: Bot) -> float:
+    """Seconds a computer of this kind takes on every move, whatever the position: its search's time budget."""
+    return float(bot.seconds or 0.0) if isinstance(bot, ISMCTSBot) else 0.0
+
+
+#: Seconds the runner waits before asking a store that failed again: doubled at each failure in a row, to
+#: at most ``STORE_RETRY_MAX``.
+STORE_RETRY, STORE_RETRY_MAX = 0.25, 4.0
+
+
+def store_retry(failures: int) -> float:
+    """Seconds to wait after ``failures`` failures of the store in a row."""
+    return min(STORE_RETRY_MAX, STORE_RETRY * 2.0 ** (failures - 1))
+
+
+def log_store_trouble(code: str, exc: StoreError) -> None:
+    """Log that the store failed a room (the class only: a store's words may quote a move's card)."""
+    log.warning("eights: room %s: the store failed (%s); the table waits for it", code, type(exc).__name__)
+
+
 def rules_from(preset: str, options: dict[str, str]) -> RuleSet:
     """:raises RulesError: naming the bad preset or option."""
     name = preset.strip().lower()
@@ -341,6 +364,8 @@ class Hub:
         self.relayed: dict[str, Connection] = {}
         #: Connections other instances hold to rooms owned here, by (instance, name).
         self.remote: dict[tuple[str, str], Connection] = {}
+        #: The task that publishes each remote connection's outbox.
+        self._pumps: dict[tuple[str, str], asyncio.Task[None]] = {}
         self._tasks: set[asyncio.Task[None]] = set()
         #: Rooms being taken up here now, each by one task that the hellos asking for it wait for.
         self._claiming: dict[str, asyncio.Task[Room | None]] = {}
@@ -354,13 +379,20 @@ class Hub:
                 return code
 
     async def _new_room_code(self) -> tuple[str, int | None]:
-        """A new room's code, and with many instances its lease (taken) and its fence."""
+        """A new room's code, and with many instances its lease (taken) and its fence.
+
+        :raises RoomError: ``busy`` while Redis cannot be reached.
+        """
         while True:
             code = self.new_code()
             if self.cluster is None:
                 return code, None
-            if await self.cluster.acquire(code):
-                return code, self.store.next_epoch(EPOCH_KEY)
+            try:
+                taken = await self.cluster.acquire(code)
+            except (RedisError, OSError):
+                raise RoomError("busy", "the server cannot reach its other half just now: try again soon") from None
+            if taken:
+                return code, await asyncio.to_thread(self.store.next_epoch, EPOCH_KEY)
 
     async def create(
         self,
@@ -430,8 +462,8 @@ class Hub:
         self._touch(room)
         async with room.lock:
             if start:
-                self._deal(room)
-            self._save(room)
+                await self._deal(room)
+            await self._save(room)
         self.rooms[room.code] = room  # only once dealt and saved: a failure leaves nothing behind
         if start:
             self._run(room)
@@ -562,16 +594,16 @@ class Hub:
     def _touch(self, room: Room) -> None:
         room.touched, room.fresh = self.clock(), True
 
-    def _deal(self, room: Room) -> None:
-        """A new match at this table, saved from its deal on."""
+    async def _deal(self, room: Room) -> None:
+        """A new match at this table, saved from its deal on (the store written off the event loop)."""
+        try:
+            session = await asyncio.to_thread(self.store.start, room.config())
+        except (RulesError, UsageError) as exc:
+            raise RoomError("bad_setup", str(exc)) from None
         for seat in room.seats:
             seat.stand_in, seat.away = False, 0.0
         room.stand_ins.clear()
         room.away_since = None
-        try:
-            session = self.store.start(room.config())
-        except (RulesError, UsageError) as exc:
-            raise RoomError("bad_setup", str(exc)) from None
         session.speed = 5
         room.session = session
         self._fence(room)
@@ -584,15 +616,15 @@ class Hub:
         if room.fence is not None and room.session is not None and room.session.log is not None:
             room.session.log.fence = (room.code, room.fence)  # type: ignore[attr-defined]
 
-    def _save(self, room: Room) -> None:
-        """Write the room to the store if it changed since it was last written (a move changes only the
-        match, which the session saves itself).
+    async def _save(self, room: Room) -> None:
+        """Write the room to the store (off the event loop) if it changed since it was last written (a
+        move changes only the match, which the session saves itself).
 
         :raises Fenced: when another instance has taken the room over.
         """
         saved = (room.phase, room.to_data(), room.match_id)
         if saved != room.saved_as:
-            self.saved.save(room.code, *saved, fence=room.fence)
+            await asyncio.to_thread(self.saved.save, room.code, *saved, fence=room.fence)
             room.saved_as = saved
             room.fresh = False
 
@@ -722,7 +754,7 @@ class Hub:
             return True  # a late message on a connection whose seat moved to a newer one
         room = None
         try:
-            if isinstance(message, Ping):
+            if isinstance(message, Ping) and connection.relay is None:
                 await self._send(connection, {"type": "pong"})
             elif isinstance(message, Hello):
                 await self.hello(connection, message)
@@ -764,14 +796,14 @@ class Hub:
             self._host_in(room, connection, "lobby", message.version)
             if any(s.kind == OPEN for s in room.seats):
                 raise RoomError("wrong_phase", "a seat is still open: wait for a friend, or give it to a computer")
-            self._deal(room)
+            await self._deal(room)
         elif isinstance(message, Rematch):
             self._host_in(room, connection, "over", message.version)
-            self._deal(room)
+            await self._deal(room)
         elif isinstance(message, Act):
-            self.act(room, connection, message)
+            await self.act(room, connection, message)
         self._touch(room)
-        self._save(room)
+        await self._save(room)
         await self.broadcast(room)
         self._run(room)
 
@@ -870,7 +902,7 @@ class Hub:
         connection.seat = message.seat
         room.version += 1
         self._touch(room)
-        self._save(room)
+        await self._save(room)
         await self._send(
             connection, {"type": "welcome", "room": room.code, "seat": message.seat, "host": False, "token": token}
         )
@@ -896,7 +928,11 @@ class Hub:
             connection.seat = next((i for i, s in enumerate(seats) if s.connection is connection), None)
         room.version += 1
 
-    def act(self, room: Room, connection: Connection, message: Act) -> None:
+    async def act(self, room: Room, connection: Connection, message: Act) -> None:
+        """A seated person's move: checked by the engine, saved, and only then played (``_keep``).
+
+        :raises RoomError: naming why it is refused; the table is left as it was.
+        """
         session = room.session
         if session is None or session.game.is_over:
             raise RoomError("wrong_phase", "there is no move to make: the match has not started or is over")
@@ -908,17 +944,57 @@ class Hub:
         if game.to_act != seat:
             raise RoomError("not_your_turn", f"it is {session.names[game.to_act]}'s turn, not yours")
         try:
-            action = parse_action(message.action)
-            session.play(action, seat)
+            move = session.check(parse_action(message.action), seat)
         except (ActionError, CardError) as exc:
             raise RoomError("bad_message", f"{message.action!r} is not a move: {exc}") from None
         except IllegalAction as exc:
             raise RoomError("illegal", f"Not allowed: {exc}") from None
-        except Fenced:
-            raise
-        except StoreError as exc:
-            raise RoomError("illegal", f"the move could not be saved: {exc}") from None
+        await self._keep(room, session, move)
+
+    async def _keep(self, room: Room, session: Session, move: Move) -> None:
+        """Save ``move`` and, once the store has it, play it: the room's other messages wait meanwhile
+        (its lock), no other room does (the store is written off the event loop, and many rooms' moves go
+        in one commit). A move the store did not take is not played: the table stays as it was, and its
+        runner waits for the store to answer again (``_settle``).
+
+        :raises Fenced: when another instance has taken the room over.
+        :raises RoomError: ``unsaved``, when the store could not save the move.
+        """
+        log = session.log
+        if log is not None:
+            try:
+                await asyncio.wrap_future(log.keep(move.number, move.action, move.events))
+            except Fenced:
+                raise
+            except StoreError as exc:  # (its words, which name the database, are for the log, not for players)
+                log_store_trouble(room.code, exc)
+                self._run(room)
+                raise RoomError(
+                    "unsaved",
+                    "your move is not played: the match cannot be saved just now; the table goes on once it can",
+                ) from None
+        session.take(move)
         room.version += 1
+
+    async def _settle(self, room: Room) -> bool:
+        """Where the room's match is unsure whether its last move was saved (the store's answer was lost):
+        ask the store, off the event loop, and play what it kept, so the table stands where the store does.
+        Whether the table is settled (False: the store still cannot tell); everyone is sent a changed table.
+        """
+        session = room.session
+        if session is None or session.log is None or not session.log.unsure():
+            return True
+        try:
+            events = await asyncio.to_thread(session.catch_up)
+        except StoreError as exc:
+            log_store_trouble(room.code, exc)
+            return False
+        if events:
+            room.version += 1
+            self._touch(room)
+            await self._save(room)
+            await self.broadcast(room)
+        return True
 
     def hint(self, room: Room, connection: Connection) -> dict[str, Any]:
         session = room.session
@@ -1037,34 +1113,42 @@ class Hub:
 
     async def _runner(self, room: Room) -> None:
         """Play computer turns, paced, until a person is to act; time an away person on their turn with one
-        timer; wait (doing nothing) while no person at the table is connected."""
+        timer; wait (doing nothing) while no person at the table is connected; and while the store cannot
+        save the match, wait for it, trying again less and less often, then go on by itself."""
+        trouble = 0  # the store's failures in a row
         while True:
+            wait: float | None = None
             async with room.lock:
                 session = room.session
                 if session is None or session.game.is_over or not room.people_here():
                     self._settle_away(room)
                     return
-                seat = session.game.to_act
-                state = room.seats[seat]
-                if state.kind == "person" and not state.stand_in:
-                    if state.connection is not None:
-                        self._settle_away(room)
-                        return
-                    if room.away_since is None:
-                        room.away_since = self.clock()
-                    left = room.away_seconds - state.away - (self.clock() - room.away_since)
-                    if left > 0:
-                        wait: float | None = left
-                    else:
-                        self._settle_away(room)
-                        state.stand_in = True
-                        room.version += 1
-                        await self.broadcast(room)
-                        wait = None
-                else:
-                    wait = None
-                version = room.version
-                bot, bot_view = self._bot_for(room, seat), session.view(seat)
+                settled = await self._settle(room)
+                if settled:
+                    if session.game.is_over:
+                        continue
+                    seat = session.game.to_act
+                    state = room.seats[seat]
+                    if state.kind == "person" and not state.stand_in:
+                        if state.connection is not None:
+                            self._settle_away(room)
+                            return
+                        if room.away_since is None:
+                            room.away_since = self.clock()
+                        left = room.away_seconds - state.away - (self.clock() - room.away_since)
+                        if left > 0:
+                            wait = left
+                        else:
+                            self._settle_away(room)
+                            state.stand_in = True
+                            room.version += 1
+                            await self.broadcast(room)
+                    version = room.version
+                    bot, bot_view = self._bot_for(room, seat), session.view(seat)
+            if not settled:
+                trouble += 1
+                await self.sleep(store_retry(trouble))
+                continue
             if wait is not None:
                 room.waiting = True
                 try:
@@ -1076,29 +1160,34 @@ class Hub:
             action, bot = await self.pool.choose(bot, bot_view, room.code)
             if self.on_decision is not None:
                 self.on_decision(self.clock() - started)
-            rest = room.pace - (self.clock() - started)
+            # Every computer move takes its level's whole think time and the pace, however quickly it was
+            # found: how long a move took must not tell whether the computer had a choice.
+            rest = room.pace + think_time(bot) - (self.clock() - started)
             if rest > 0:
-                await asyncio.sleep(rest)
+                await self.sleep(rest)
             async with room.lock:
                 if room.version != version or room.session is not session:
                     continue  # the table moved on meanwhile (a rematch, a person came back): think again
                 self._keep_bot(room, seat, bot)
                 try:
-                    session.play(action, seat)
-                    room.version += 1
-                    if session.game.is_over:
-                        self._touch(room)
-                        self._save(room)
+                    await self._keep(room, session, session.check(action, seat))
                 except Fenced:
                     lost = True
-                except (IllegalAction, StoreError):
-                    return  # cannot happen for a bot's legal choice; a store failure stops the room's play
+                except IllegalAction:
+                    return  # cannot happen for a bot's legal choice
+                except RoomError:  # the store did not save the move: it is not played; wait for the store
+                    lost, trouble = False, trouble + 1
                 else:
-                    lost = False
+                    lost, trouble = False, 0
+                    if session.game.is_over:
+                        self._touch(room)
+                        await self._save(room)
                     await self.broadcast(room)
             if lost:  # another instance took the room over
                 await self._let_go(room)
                 return
+            if trouble:
+                await self.sleep(store_retry(trouble))
 
     def _bot_for(self, room: Room, seat: int) -> Bot:
         """The computer for ``seat``, its search held to the server's budget (a room saved before budgets were
@@ -1131,7 +1220,7 @@ class Hub:
         for room in self.rooms.values():
             if room.runner is not None:
                 room.runner.cancel()
-        for task in list(self._tasks):
+        for task in [*self._tasks, *self._pumps.values()]:
             task.cancel()
         await self.pool.aclose()
         self.guard.close()
@@ -1216,9 +1305,8 @@ class Hub:
             return
         key = (str(envelope.get("from", "")), name)
         if kind == "leave":
-            gone = self.remote.pop(key, None)
+            gone = self._drop_remote(key)
             if gone is not None:
-                gone.closed = True
                 await self.disconnect(gone)
             return
         try:
@@ -1241,26 +1329,53 @@ class Hub:
             await self._remote_close(key, CLOSE_MOVED)  # the room is not played here (any more): it asks again
 
     def _remote_connection(self, key: tuple[str, str], client: str) -> Connection:
-        """A connection another instance holds to a room owned here."""
+        """A connection another instance holds to a room owned here. What it is sent waits in an outbox of its
+        own that a task publishes in order: a broadcast never waits for Redis (a paused Redis held every
+        room's broadcast for its timeout), and a message its instance did not hear ends the connection, with
+        a word to that instance to close its browser's socket (which then starts again)."""
         cluster = self.cluster
         assert cluster is not None
         instance, name = key
+        outbox: asyncio.Queue[dict[str, Any]] = asyncio.Queue(REMOTE_OUTBOX)
+
+        async def pump() -> None:
+            while True:
+                message = await outbox.get()
+                try:
+                    heard = await cluster.publish(instance, {"kind": "send", "conn": name, "message": message})
+                except (RedisError, OSError):
+                    heard = False
+                if not heard:  # lost on the way: its browser must start again, or it would watch a frozen table
+                    await self._remote_close(key, CLOSE_MOVED)
+                    return
 
         async def send(message: dict[str, Any]) -> None:
-            if not await cluster.publish(instance, {"kind": "send", "conn": name, "message": message}):
-                raise ConnectionError(f"instance {instance} does not listen")  # the connection leaves the room
+            try:
+                outbox.put_nowait(message)
+            except asyncio.QueueFull:
+                raise ConnectionError(f"instance {instance} reads too slowly") from None  # it leaves the room
 
         per_minute = self.limits.refused_per_minute
         connection = Connection(send, client=client, remote=key, refusals=Bucket(per_minute / 60.0, per_minute))
         connection.close = lambda code: self._later(self._remote_close(key, code))
         self.remote[key] = connection
+        self._pumps[key] = asyncio.get_running_loop().create_task(pump())
+        return connection
+
+    def _drop_remote(self, key: tuple[str, str]) -> Connection | None:
+        """Forget a remote connection (its outbox's task stops); the connection, if it was known."""
+        pump = self._pumps.pop(key, None)
+        if pump is not None and pump is not asyncio.current_task():
+            pump.cancel()
+        connection = self.remote.pop(key, None)
+        if connection is not None:
+            connection.closed = True
         return connection
 
     async def _remote_close(self, key: tuple[str, str], code: int) -> None:
         """Close a remote connection: its instance closes the browser's socket."""
-        connection = self.remote.pop(key, None)
+        connection = self._drop_remote(key)
         if connection is not None:
-            connection.closed = True
             await self.disconnect(connection)
         assert self.cluster is not None
         with contextlib.suppress(RedisError, OSError):
@@ -1298,9 +1413,9 @@ class Hub:
                 await self._let_go(room)
         alive = await cluster.alive(instance for instance, _ in self.remote)
         for key in [key for key in self.remote if key[0] not in alive]:
-            gone = self.remote.pop(key)
-            gone.closed = True
-            await self.disconnect(gone)
+            gone = self._drop_remote(key)
+            if gone is not None:
+                await self.disconnect(gone)
         relays = list(self.relayed.values())
         codes = sorted({c.relay.code for c in relays if c.relay is not None})
         owners = dict(zip(codes, [await cluster.owner(code) for code in codes], strict=True))

@@ -1,10 +1,13 @@
 // The WebSocket to the server (docs/protocol.md): says hello on every (re)connection, reconnects by
 // itself with backoff when the socket drops or the server restarts, and stops when the seat was taken up
-// by a newer connection (another tab or device) until the player asks for it back.
+// by a newer connection (another tab or device) until the player asks for it back. A socket that answers
+// neither its hello nor a ping within ANSWER_WAIT is given up and another opened: a server that hangs (a
+// paused process, a relay that lost its way) keeps its socket open and would otherwise be waited for.
 
 const FIRST_WAIT = 500; // ms before the first retry; doubled each time, up to LAST_WAIT
 const LAST_WAIT = 15000;
 const PING_EVERY = 25000; // keeps idle connections through proxies that drop silent sockets
+const ANSWER_WAIT = 10000; // ms a hello or a ping waits for any message before the socket is given up
 const CLOSE_REPLACED = 4000;
 
 /**
@@ -17,6 +20,8 @@ export function connect({ hello, onMessage, onStatus }) {
   let wait = FIRST_WAIT;
   let retry = null;
   let ping = null;
+  let watch = null;
+  let heard = 0; // when the socket last brought a message
   let stopped = false; // the seat moved to a newer connection
   let ended = false; // nothing to connect to
 
@@ -24,15 +29,22 @@ export function connect({ hello, onMessage, onStatus }) {
     clearTimeout(retry);
     retry = null;
     const scheme = location.protocol === "https:" ? "wss" : "ws";
-    socket = new WebSocket(`${scheme}://${location.host}/ws`);
-    socket.addEventListener("open", () => {
+    const own = new WebSocket(`${scheme}://${location.host}/ws`);
+    socket = own;
+    own.addEventListener("open", () => {
+      if (own !== socket) return;
       wait = FIRST_WAIT;
       onStatus("open");
-      socket.send(JSON.stringify(hello()));
+      own.send(JSON.stringify(hello()));
+      expect(own);
       clearInterval(ping);
-      ping = setInterval(() => send({ type: "ping" }), PING_EVERY);
+      ping = setInterval(() => {
+        if (send({ type: "ping" })) expect(own);
+      }, PING_EVERY);
     });
-    socket.addEventListener("message", (event) => {
+    own.addEventListener("message", (event) => {
+      if (own !== socket) return;
+      heard = Date.now();
       let message;
       try {
         message = JSON.parse(event.data);
@@ -42,18 +54,36 @@ export function connect({ hello, onMessage, onStatus }) {
       if (message.type === "replaced") stopped = true;
       onMessage(message);
     });
-    socket.addEventListener("close", (event) => {
-      clearInterval(ping);
-      if (ended) return;
+    own.addEventListener("close", (event) => {
+      if (own !== socket) return; // one given up already
       if (event.code === CLOSE_REPLACED) stopped = true;
-      if (stopped) {
-        onStatus("replaced");
-        return;
-      }
-      onStatus("reconnecting");
-      retry = setTimeout(open, wait * (0.75 + Math.random() / 2)); // jitter: not every tab at once
-      wait = Math.min(wait * 2, LAST_WAIT);
+      dropped();
     });
+  }
+
+  /** Expect a message on `own` within ANSWER_WAIT from now, else give it up and open another. */
+  function expect(own) {
+    const asked = Date.now();
+    clearTimeout(watch);
+    watch = setTimeout(() => {
+      if (own !== socket || heard >= asked) return;
+      socket = null; // its own close event, whenever it comes, is not this page's business any more
+      own.close();
+      dropped();
+    }, ANSWER_WAIT);
+  }
+
+  function dropped() {
+    clearInterval(ping);
+    clearTimeout(watch);
+    if (ended) return;
+    if (stopped) {
+      onStatus("replaced");
+      return;
+    }
+    onStatus("reconnecting");
+    retry = setTimeout(open, wait * (0.75 + Math.random() / 2)); // jitter: not every tab at once
+    wait = Math.min(wait * 2, LAST_WAIT);
   }
 
   function send(message) {
