@@ -4,6 +4,8 @@ thread of the test's process so that a test can stand in for a long computation)
 - A hint is worked out off the event loop: while it is being worked out, ``/healthz`` and another room answer.
 - Past the deadline the player is told there is no hint this time, and the copy of the computer that was
   working it out was told the deadline (its planner stops there: tests/test_normal.py counts it).
+- Rules that deal absurd hands are refused for a room and a lab, naming the bound; every preset's own
+  deals and the usual house rules pass.
 """
 
 from __future__ import annotations
@@ -24,11 +26,15 @@ from websockets.sync.client import ClientConnection, connect
 
 from eights.bots import HeuristicBot, Hint
 from eights.engine import View
+from eights.rules import PRESETS, RulesError, load_preset
 from eights.store import Store, database_url
 from eights.web.app import create_app
+from eights.web.rooms import check_hands, rules_from
 from eights.web.settings import Limits, Settings
 from tests.browser import PATIENCE, free_port
 
+#: The issue's rules: two packs, fifty cards a hand.
+ABSURD = {"packs": "2", "deal_two_players": "50", "deal_extra_packs": "50"}
 #: The heaviest hands the server deals by default: two packs, fifteen cards a hand, stacking.
 HEAVIEST = {"packs": "2", "deal_two_players": "15", "deal_extra_packs": "15", "stacking": "true"}
 #: Scripted clients send far faster than people.
@@ -168,3 +174,49 @@ def test_past_the_deadline_the_player_hears_there_is_no_hint_and_the_work_was_to
     assert refused["code"] == "no_hint" and "took too long" in refused["message"]
     # The copy of the computer working it out was told the deadline: its planner stops there by itself.
     assert gate.deadline is not None and gate.deadline <= time.perf_counter()
+
+
+def test_a_room_or_a_lab_with_absurd_hands_is_refused_naming_the_bound(tmp_path: Path) -> None:
+    with served(tmp_path) as base:
+        body = {"name": "Ann", "preset": "action", "options": ABSURD, "seats": ["me", "normal"], "start": True}
+        status, refused = call(base, "/api/rooms", body)
+        assert status == 400
+        assert refused["error"] == (
+            "deal_two_players, deal_extra_packs: a hand of 50 cards is more than this server deals "
+            "(at most 15 cards a hand); deal fewer"
+        )
+        status, lab = call(base, "/api/lab", {"preset": "action", "options": ABSURD, "players": 2})
+        assert status == 400 and "at most 15 cards a hand" in lab["error"]
+        # The host of a lobby cannot set them up either; the rules allowed still play.
+        status, made = call(base, "/api/rooms", {"name": "Ann", "preset": "action", "seats": ["me", "open"]})
+        assert status == 200
+        with socket(base) as ws:
+            say(ws, type="hello", room=made["code"], token=made["token"])
+            version = until(ws, "state")["version"]
+            setup = {"preset": "action", "players": 2, "seats": ["person", "normal"], "away_seconds": 60}
+            say(ws, type="setup", version=version, options=ABSURD, **setup)
+            error = until(ws, "error")
+            assert error["code"] == "bad_setup" and "at most 15 cards a hand" in error["message"]
+            say(ws, type="setup", version=version, options=HEAVIEST, **setup)
+            assert until(ws, "state")["room"]["options"]
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_every_presets_deals_and_the_usual_house_rules_pass_the_bound(preset: str) -> None:
+    most = Limits().max_hand_size
+    plain = load_preset(preset)
+    house = {
+        "classic": [{"deal": "7"}, {"deal_two_players": "7"}, {"deal": "10"}],
+        "action": [{"packs": "2"}, {"packs": "3"}, {"stacking": "true", "score_keeping": "true"}, {"deal": "7"}],
+        "race": [{"deal": "7"}, {"deal_two_players": "10"}],
+        "derange": [{"packs": "4"}, {"short_rounds": "true"}, {"rounds": "10,9,8,7,6,5,4,3,2,1"}],
+        "baby-eating": [{"expanded_deck": "true"}, {"teams": "true"}],
+    }[preset]
+    for options in [{}, *house]:
+        rules = rules_from(preset, options)
+        for players in range(plain.min_players, plain.max_players + 1):
+            try:
+                rules.check_players(players)
+            except RulesError:
+                continue  # a table these rules do not seat: refused for that already
+            check_hands(rules, players, most)

@@ -32,7 +32,7 @@ from eights.lab import quick_lab
 from eights.lab.run import KINDS
 from eights.rules import RulesError, RuleSet, load_preset
 from eights.web.guard import Guard
-from eights.web.rooms import rules_from
+from eights.web.rooms import check_hands, rules_from
 from eights.web.settings import Limits
 from eights.web.workers import GRACE as STOP_GRACE
 from eights.web.workers import Worker, WorkerSlots, worker_start
@@ -118,6 +118,7 @@ def question(preset: str, options: dict[str, str], players: int, limits: Limits)
     try:
         rules = rules_from(preset, options)
         rules.check_players(players)
+        check_hands(rules, players, limits.max_hand_size)
     except RulesError as exc:
         raise LabRefused("bad_setup", str(exc)) from None
     name = load_preset(preset.strip().lower()).name

@@ -303,6 +303,25 @@ def rules_from(preset: str, options: dict[str, str]) -> RuleSet:
     return rules.with_options(options) if options else rules
 
 
+def check_hands(rules: RuleSet, players: int, most: int) -> None:
+    """Refuse rules that deal a hand of more than ``most`` cards at a table of ``players``
+    (``Limits.max_hand_size``): the engine plays any deal the packs allow, but the server's computer
+    players and hints are made for hands people hold.
+
+    :raises RulesError: naming the options that deal too many, and the bound.
+    """
+    sizes = rules.schedule or (rules.hand_size(players),)
+    biggest = max(sizes)
+    if biggest <= most:
+        return
+    named = ("deal", "deal_two_players", "deal_extra_packs")
+    over = [name for name in named if getattr(rules, name) > most] or (["rounds"] if rules.schedule else ["deal"])
+    raise RulesError(
+        f"{', '.join(over)}: a hand of {biggest} cards is more than this server deals "
+        f"(at most {most} cards a hand); deal fewer"
+    )
+
+
 class Hub:
     """Every room, by code. ``clock`` and ``sleep`` are injectable so that tests need no real waiting."""
 
@@ -455,12 +474,12 @@ class Hub:
             )
         return SeatState("computer", level=web_seat(who))
 
-    @staticmethod
-    def _check(rules: RuleSet, seats: list[SeatState], players: int | None) -> None:
+    def _check(self, rules: RuleSet, seats: list[SeatState], players: int | None) -> None:
         if players is not None and players != len(seats):
             raise RoomError("bad_setup", f"players: {players} given, but {len(seats)} seats listed")
         try:
             rules.check_players(len(seats))
+            check_hands(rules, len(seats), self.limits.max_hand_size)
         except RulesError as exc:
             raise RoomError("bad_setup", str(exc)) from None
 

@@ -61,6 +61,9 @@ class Limits:
     #: Seconds a computer player may think on one decision (the searches' budget; the hard deadline is
     #: this plus a margin, after which the worker is replaced and a quick move is played).
     think_seconds: float = 3.0
+    #: Cards dealt to one hand, in any round, in a room or a lab: rules that deal more are refused (the
+    #: presets deal 8 at most; the engine itself plays any deal the packs allow).
+    max_hand_size: int = 15
     #: "Test these rules" (``POST /api/lab``): games of each kind per rule set, and the search iterations a
     #: move of the skill games' expert (at most ``eights.lab.QUICK_MAX_GAMES`` and ``QUICK_MAX_BUDGET``).
     lab_games: int = 20
