@@ -131,9 +131,9 @@ _FREE = tuple(KINDS.index(kind) for kind in ("skip", "reverse", "draw", "chain")
 #: How many cards a turn may lay before the planner stops looking further.
 _DEPTH = 12
 #: Positions the planner examines for one decision at most (``TurnPlanner.best``). Ordinary hands need
-#: far fewer: over 300 games of 2-player ``action`` between normal players no decision examined more
-#: than 85, with 12-card hands 295 (``bench/hint.py``); a hand of dozens of cards, many of them giving
-#: another turn, took minutes without a bound.
+#: far fewer: no decision of 300 games of 2-player ``action`` between normal players examined more than
+#: 85 (295 with 12-card hands); fifteen-card hands from two packs with stacking reach some 15,000 at
+#: worst (``bench/hint.py``); the issue's fifty-card hands took minutes without a bound.
 PLAN_NODES = 20_000
 #: Positions examined between two looks at the clock, where a budget has a deadline.
 CLOCK_EVERY = 64

@@ -968,17 +968,18 @@ class Hub:
     async def _send_hint(self, room: Room, connection: Connection, session: Session, seen: View) -> None:
         """The hint on ``seen``, sent to ``connection`` if the match is still where it was asked."""
         moves = len(session.game.actions)
+        missing = "the server took too long to work it out"
         try:
             hint = await self.pool.hint(session.hinter(seen.to_act), seen)
         except PoolClosed:
             return
         except Exception as exc:  # logged without the exception's words, which may name cards
             log.error("eights: room %s: a hint failed (%s)", room.code, type(exc).__name__)
-            hint = None
+            hint, missing = None, "the server could not work it out"
         if room.session is not session or len(session.game.actions) != moves:
             return  # the match moved on meanwhile: the hint was for a turn gone
         if hint is None:
-            message = error("no_hint", "no hint this time: the server took too long to work it out; try again")
+            message = error("no_hint", f"no hint this time: {missing}; try again")
         else:
             words = hint_words(hint, seen, session.names)
             message = {"type": "hint", "text": words, "action": str(hint.action)}
