@@ -12,6 +12,7 @@ from eights.bots import HeuristicBot, ISMCTSBot
 from eights.bots.belief import DEADLINE_TRIES, Belief
 from eights.bots.ismcts import DUEL_RIVALS, Worlds
 from eights.bots.playout import rollout
+from eights.bots.turnplan import Budget
 from eights.cards import Card, Suit, standard_pack
 from eights.engine import Action, Game, View, view
 from eights.engine.events import CardPlayed, CardsDrawn, Passed
@@ -149,8 +150,8 @@ def test_the_expert_reads_the_other_player_only_where_the_normal_player_plans() 
 
 
 def test_the_belief_update_stops_at_its_deadline() -> None:
-    """Past its deadline an update replays one particle (a few, if none lives) and keeps a full,
-    usable belief; without one it replays them all. Counts only: a deadline of 0 has always passed."""
+    """Past its budget's deadline an update replays one particle (a few, if none lives) and keeps a full,
+    usable belief; without a budget it replays them all. Counts only: a deadline of 0 has always passed."""
     rules = load_preset("classic")
     calls = {}
     for deadline in (0.0, None):
@@ -161,11 +162,14 @@ def test_the_belief_update_stops_at_its_deadline() -> None:
         move = belief.model.quick_move
 
         def counted(
-            game: Game, voids: set[int] | None = None, move: Callable[[Game, set[int] | None], Action] = move
+            game: Game,
+            voids: set[int] | None = None,
+            budget: Budget | None = None,
+            move: Callable[[Game, set[int] | None, Budget | None], Action] = move,
         ) -> Action:
             nonlocal asked
             asked += 1
-            return move(game, voids)
+            return move(game, voids, budget)
 
         belief.model.quick_move = counted  # type: ignore[method-assign]
         replays: list[int] = []
@@ -173,7 +177,7 @@ def test_the_belief_update_stops_at_its_deadline() -> None:
             seat = game.to_act
             seen = view(game, seat)
             if seat == 0 and len(seen.legal) > 1:
-                belief.update(seen, deadline)
+                belief.update(seen, None if deadline is None else Budget(10**9, deadline))
                 replays.append(belief.replayed)
                 assert len(belief.particles) == len(belief.weights) == 128
                 for p in belief.particles:

@@ -492,3 +492,31 @@ def test_the_tree_and_the_paired_test_deal_every_world_from_the_bots_dealer():
     duel_deals = b.last_duel[0][3]
     assert len(dealt) == 100 + duel_deals
     assert dealt == [(sorted(seen.hand), list(seen.discard))] * len(dealt)
+
+
+# ----- issue 37: every search counts the positions it examines and stops at a budget of them -------------------
+
+
+def test_a_search_stops_at_its_node_budget_on_a_pathological_hand() -> None:
+    # The issue's 50-card hands (2-player action, two packs): the belief's replays and the paired test's
+    # play-outs ask the normal player's planner, and each step counts; the budget ends the decision.
+    rules = load_preset("action").with_options({"packs": "2", "deal_two_players": "50", "deal_extra_packs": "50"})
+    game = Game(rules, 2, 0)
+    seen = view(game, game.to_act)
+    moves, counts = [], []
+    for _ in range(2):
+        bot = ISMCTSBot(3, seconds=None, iterations=10**6, nodes=20_000)
+        moves.append(bot.choose(seen))
+        counts.append(bot.last_nodes)
+    assert moves[0] in seen.legal
+    assert 20_000 <= counts[0] <= 20_000 + 2 * len(seen.legal)  # a step or a plan's last position past it
+    assert counts[0] == counts[1] and moves[0] == moves[1]  # a count: the same on every machine
+
+
+def test_a_searchs_node_budget_follows_its_other_budgets() -> None:
+    assert ISMCTSBot(1, seconds=None, iterations=100).node_budget() == 100 * 2_000
+    assert ISMCTSBot(1, seconds=0.5).node_budget() == 2_500_000
+    assert ISMCTSBot(1, seconds=0.5, iterations=100).node_budget() == 200_000
+    assert ISMCTSBot(1, seconds=0.5, nodes=7).node_budget() == 7
+    with pytest.raises(ValueError, match="nodes: 0 is not a budget"):
+        ISMCTSBot(1, nodes=0)

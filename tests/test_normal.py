@@ -9,9 +9,19 @@ import pytest
 
 from eights.bots import HeuristicBot, RandomBot
 from eights.bots.heuristic import read_voids
-from eights.bots.turnplan import FEATURES, TURN_END_WEIGHTS, WEIGHTS, plannable, planner_for, weights_for
+from eights.bots.turnplan import (
+    CLOCK_EVERY,
+    FEATURES,
+    PLAN_NODES,
+    TURN_END_WEIGHTS,
+    WEIGHTS,
+    Budget,
+    plannable,
+    planner_for,
+    weights_for,
+)
 from eights.cards import Card, Suit
-from eights.engine import Game, view
+from eights.engine import Game, View, view
 from eights.engine.actions import Draw, NameSuit, Pass, Play
 from eights.rules import load_preset
 from tests.scripting import scripted
@@ -173,3 +183,70 @@ def test_a_quick_move_is_the_move_from_the_view(preset: str, players: int, log: 
                 asked += 1
             game.apply(legal[rng.randrange(len(legal))])
     assert asked > 100
+
+
+# ----- issue 37: one hint froze the server; the planner has a node budget now ---------------------------------
+
+#: The issue's hands: two packs, fifty cards each (the engine allows them; the web table does not).
+HUGE = {"packs": "2", "deal_two_players": "50", "deal_extra_packs": "50"}
+
+
+def huge_hand() -> View:
+    """A first decision of the issue's rules whose every line the planner cannot lay out (it took minutes)."""
+    game = Game(load_preset("action").with_options(HUGE), 2, 0)
+    return view(game, game.to_act)
+
+
+def test_the_planner_stops_at_its_node_budget_on_a_pathological_hand() -> None:
+    seen = huge_hand()
+    counts, moves = [], []
+    for _ in range(2):
+        budget = Budget(PLAN_NODES)
+        action, _ = planner_for(seen, random.Random(1), set(), None, budget).best(seen.legal)
+        counts.append(budget.nodes)
+        moves.append(action)
+    assert action in seen.legal
+    # It used the whole budget (the hand is pathological), no more (one position per legal action at most) ...
+    assert PLAN_NODES <= counts[0] <= PLAN_NODES + len(seen.legal)
+    # ... and stops at the same place every time: a count, not the clock.
+    assert counts[0] == counts[1] and moves[0] == moves[1]
+
+
+def test_past_its_deadline_the_planner_stops_at_its_next_look_at_the_clock() -> None:
+    seen = huge_hand()
+    budget = Budget(PLAN_NODES, deadline=0.0)  # a time long gone
+    action, _ = planner_for(seen, random.Random(1), set(), None, budget).best(seen.legal)
+    assert action in seen.legal
+    assert budget.nodes <= CLOCK_EVERY + len(seen.legal)
+
+
+def test_the_planners_budget_bites_on_no_ordinary_hand() -> None:
+    # Every decision of whole games of 2-player action: the budget is far from reached, so the normal
+    # player's strength is what it was.
+    rules = load_preset("action")
+    most = 0
+    for seed in range(20):
+        game = Game(rules, 2, seed)
+        bots = [HeuristicBot(seed), HeuristicBot(seed + 100)]
+        while not game.is_over:
+            seen = view(game, game.to_act)
+            if seen.phase in ("play", "play_drawn") and not seen.chain and len(seen.legal) > 1:
+                budget = Budget(PLAN_NODES)
+                planner_for(seen, random.Random(seed), set(), None, budget).best(seen.legal)
+                most = max(most, budget.nodes)
+            game.apply(bots[game.to_act].choose(seen))
+    assert 0 < most < PLAN_NODES // 20
+
+
+def test_the_fallback_is_a_legal_move_made_without_the_planner(monkeypatch: pytest.MonkeyPatch) -> None:
+    import eights.bots.heuristic as heuristic
+
+    def no_planner(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the fallback asked the turn planner")
+
+    monkeypatch.setattr(heuristic, "TurnPlanner", no_planner)
+    monkeypatch.setattr(heuristic, "planner_for", no_planner)
+    seen = huge_hand()
+    assert HeuristicBot(1).fallback(seen) in seen.legal
+    with pytest.raises(AssertionError, match="turn planner"):  # where the normal player itself plans
+        HeuristicBot(1).choose(seen)

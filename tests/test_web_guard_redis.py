@@ -19,7 +19,9 @@ from eights.web.guard import ALIVE, SOCKETS, Guard
 from eights.web.settings import Limits
 from tests.test_web_workers import PATIENCE
 
-LIMITS = Limits(rooms_per_client="4/hour", misses_per_client="2/minute", connections_per_client=4)
+LIMITS = Limits(
+    rooms_per_client="4/hour", misses_per_client="2/minute", connections_per_client=4, lab_work_per_client="10/hour"
+)
 
 
 @pytest.fixture
@@ -55,6 +57,15 @@ def test_two_instances_share_the_rates(guards: tuple[Guard, Guard]):
     two.missed("1.2.3.4")
     assert not one.may_look_up("1.2.3.4")
     assert not two.may_look_up("1.2.3.4")
+
+
+def test_two_instances_share_the_labs_work(guards: tuple[Guard, Guard]):
+    one, two = guards
+    one.spend_lab_work("1.2.3.4", 3.2)  # a part second counts as a second
+    assert two.lab_work_left("1.2.3.4") == 6
+    two.spend_lab_work("1.2.3.4", 30.0)  # more than is left: all that is left
+    assert one.lab_work_left("1.2.3.4") == two.lab_work_left("1.2.3.4") == 0
+    assert one.lab_work_left("5.6.7.8") == 10, "another client has its own"
 
 
 def test_two_instances_share_the_sockets(redis_url: str, guards: tuple[Guard, Guard]):

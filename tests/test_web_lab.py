@@ -79,7 +79,7 @@ def test_bad_rules_are_refused_with_the_valid_choices_and_start_nothing(tmp_path
 
 
 def test_a_lab_plays_on_a_worker_within_the_budget_and_is_kept(tmp_path: Path) -> None:
-    with served(tmp_path, labs_per_client="1/hour") as client:
+    with served(tmp_path, lab_work_per_client="1/hour") as client:
         status, started = ask(client, "action", {"stacking": "true"}, 3)
         assert status == 202 and started["state"] in ("waiting", "playing")
         assert started["total"] == 2 * 3 * 2  # games of each of three kinds, for each of two rule sets
@@ -99,11 +99,12 @@ def test_a_lab_plays_on_a_worker_within_the_budget_and_is_kept(tmp_path: Path) -
         assert all(len(chart["series"]) == 2 for chart in lab["charts"])
         labels = [row["label"] for row in lab["rows"]]
         assert "first player's edge" in labels and "expert beats normal" in labels
-        # Asked again: the answer kept, at once, not counted against the client's one lab an hour.
+        # Asked again: the answer kept, at once, not counted against the client's second of work an hour.
         status, again = ask(client, "action", {"stacking": "true"}, 3)
         assert status == 200 and again["cached"] is True and again["lab"] == lab
         status, other = ask(client, "action", {"stacking": "true"}, 4)
-        assert status == 429 and other["code"] == "too_many_labs" and "at most 1/hour" in other["error"]
+        assert status == 429 and other["code"] == "too_many_labs"
+        assert "at most 1 second of play every hour" in other["error"]
 
 
 def test_the_same_rules_give_the_same_figures_on_another_server(tmp_path: Path) -> None:
@@ -170,9 +171,30 @@ def test_a_lab_stops_at_its_time_and_gives_the_games_played_not_kept(tmp_path: P
         ended(client, again)
 
 
+def test_a_clients_labs_are_budgeted_by_their_work_not_counted(tmp_path: Path) -> None:
+    # Two-player hands of fifteen cards from two packs: a game costs some thirty times one of classic at four.
+    # With 3 seconds of the worker's processor an hour, one such lab stops (partial) once its games used
+    # them, well before its time limit, and the client's next lab is refused; another client's are not.
+    heavy = {"packs": "2", "deal_two_players": "15", "deal_extra_packs": "15", "stacking": "true"}
+    with served(tmp_path, lab_games=60, lab_budget=50, lab_work_per_client="3/hour") as client:
+        _, started = ask(client, "action", heavy, 2)
+        done = ended(client, started)
+        assert done["state"] == "done" and done["lab"]["partial"] is True
+        assert 1 <= done["played"] < done["total"] == 60 * 3 * 2
+        labs = client.app.state.labs  # type: ignore[attr-defined]
+        assert labs.guard.lab_work_left("testclient") == 0  # charged what it used: all of the 3 seconds
+        assert labs.guard.lab_work_left("192.0.2.7") == 3
+        status, refused = ask(client, "classic", {}, 4)
+        assert status == 429 and refused["code"] == "too_many_labs"
+        assert refused["error"] == (
+            "your labs have used their share of the server's time for now (at most 3 seconds of play every hour): "
+            "wait a while"
+        )
+
+
 def test_lab_limits_are_settings_with_ceilings() -> None:
-    limits = Limits().with_changes({"lab_games": "12", "lab_budget": "20", "labs_per_client": "5/hour"})
-    assert (limits.lab_games, limits.lab_budget, limits.labs_per_client) == (12, 20, "5/hour")
+    limits = Limits().with_changes({"lab_games": "12", "lab_budget": "20", "lab_work_per_client": "5/hour"})
+    assert (limits.lab_games, limits.lab_budget, limits.lab_work_per_client) == (12, 20, "5/hour")
     with pytest.raises(SettingsError, match=r"limit lab_games: '500' is more than a quick lab plays \(at most 200\)"):
         Limits().with_changes({"lab_games": "500"})
     with pytest.raises(SettingsError, match="limit lab_seconds: '0' must be more than 0"):

@@ -16,15 +16,15 @@ import threading
 import time
 import urllib.request
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import pytest
 from websockets.sync.client import connect
 
-from eights.bots import Bot, ISMCTSBot, make_bot
+from eights.bots import Bot, HeuristicBot, Hint, ISMCTSBot, make_bot
 from eights.engine import Action, Game, View, view
 from eights.rules import load_preset
-from eights.web.workers import BotPool, PoolClosed
+from eights.web.workers import BotPool, PoolClosed, fallback_move
 from tests.browser import LiveServer
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -349,6 +349,70 @@ def test_a_quick_level_past_its_deadline_plays_the_fallback():
         assert pool.pids() == [], "quick levels start no worker"
 
     asyncio.run(main())
+
+
+class Clocked(HeuristicBot):
+    """The normal player, noting the deadline it was told at each decision and hint."""
+
+    told: ClassVar[list[float | None]] = []
+
+    def choose(self, view: View) -> Action:
+        Clocked.told.append(self.deadline)
+        return super().choose(view)
+
+    def hint(self, view: View) -> Hint:
+        Clocked.told.append(self.deadline)
+        return super().hint(view)
+
+
+def test_a_quick_level_and_a_hint_think_on_a_copy_told_the_deadline():
+    async def main() -> None:
+        pool = BotPool(1, deadline=PATIENCE)
+        _, seen = table()
+        try:
+            asked = time.perf_counter()
+            action, back = await pool.choose(Clocked(3), seen, "room")
+            hint = await pool.hint(Clocked(3), seen)
+        finally:
+            pool.close()
+        assert action == hint.action == make_bot("normal", 3).choose(seen)
+        # Each copy was told the deadline, so its planner stops there by itself; the copy that came back
+        # as the seat's bot was told no more.
+        assert len(Clocked.told) == 2 and all(told is not None and told > asked for told in Clocked.told)
+        assert isinstance(back, Clocked) and back.deadline is None
+
+    asyncio.run(main())
+
+
+def test_the_fallback_is_a_legal_move_made_without_the_turn_planner(monkeypatch: pytest.MonkeyPatch):
+    # The issue's 50-card hands, where the normal player's planner would spend its whole budget: the
+    # fallback (after a deadline, a dead worker, a full queue) never asks it.
+    import eights.bots.heuristic as heuristic
+
+    planned: list[int] = []
+    real = heuristic.planner_for
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        planned.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(heuristic, "planner_for", counted)
+    rules = load_preset("action").with_options({"packs": "2", "deal_two_players": "50", "deal_extra_packs": "50"})
+    game = Game(rules, 2, 0)
+    seen = view(game, game.to_act)
+
+    async def main() -> Action:
+        pool = BotPool(1)
+        try:
+            return await pool.fallback(seen)
+        finally:
+            pool.close()
+
+    assert fallback_move(seen) in seen.legal
+    assert asyncio.run(main()) == fallback_move(seen)
+    assert planned == []
+    make_bot("normal", 1).choose(seen)  # where the normal player itself plans the turn
+    assert planned == [1]
 
 
 def test_close_kills_a_busy_worker_and_answers_its_decision():

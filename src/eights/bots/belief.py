@@ -26,22 +26,23 @@ Where the replay cannot follow the history (a new round, an event it does not mo
 every particle lost), the belief starts again from ``Worlds``. It never looks at a
 hidden card: its only input is the view.
 
-An update may be given a deadline (the search's time budget counts it): past the deadline,
-it replays no further particle once one is live (or once ``DEADLINE_TRIES`` were tried with
-none live: then it starts again from ``Worlds``), and resamples the live ones back to the
-full count. The particles it did not replay are dropped; the belief stays usable, only less
-varied. Without a deadline the update replays every particle.
+An update may be given a budget (the search's: ``eights.bots.turnplan.Budget``, which counts
+every step replayed and every position the model's plans examine, and has the search's
+deadline): once it is spent, the update replays no further particle once one is live (or once
+``DEADLINE_TRIES`` were tried with none live: then it starts again from ``Worlds``), and
+resamples the live ones back to the full count. The particles it did not replay are dropped;
+the belief stays usable, only less varied. Without a budget the update replays every particle.
 """
 
 from __future__ import annotations
 
 import bisect
 import random
-import time
 from collections.abc import Callable
 from typing import Protocol
 
 from eights.bots.heuristic import HeuristicBot, read_voids
+from eights.bots.turnplan import Budget
 from eights.cards import Card
 from eights.engine import View
 from eights.engine.actions import Action, Draw, NameSuit, Pass, Play
@@ -64,7 +65,7 @@ PARTICLES = 128
 MISMATCH = 0.01
 #: Stock cards tried as another seat's drawn card before a particle is given up.
 DRAWN_TRIES = 16
-#: Particles replayed past an update's deadline, none of them live, before the belief starts again.
+#: Particles replayed past an update's budget, none of them live, before the belief starts again.
 DEADLINE_TRIES = 8
 
 
@@ -110,14 +111,14 @@ class Belief:
         self._cumulative: list[float] = []
         self._history: tuple[Event, ...] = ()
         self._round = -1
-        #: Particles the last update replayed, and whether its deadline cut it short.
+        #: Particles the last update replayed, and whether its budget cut it short.
         self.replayed = 0
         self.cut = False
 
-    def update(self, view: View, deadline: float | None = None) -> None:
+    def update(self, view: View, budget: Budget | None = None) -> None:
         """Bring the particles up to ``view``: replay what happened since the last update, and weigh it.
 
-        ``deadline`` (a ``time.perf_counter()`` value) stops the replay early; see the module docstring.
+        ``budget``, once spent, stops the replay early; see the module docstring.
         """
         history = view.history
         old = self._history
@@ -125,7 +126,7 @@ class Belief:
         self.cut = False
         if self.particles and self._round == view.round and len(old) <= len(history) and history[: len(old)] == old:
             if len(old) < len(history):
-                self._advance(view, len(old), deadline)
+                self._advance(view, len(old), budget)
         else:
             self._start(view)
         self._history = history
@@ -160,7 +161,7 @@ class Belief:
         self.particles = particles
         self.weights = [1.0] * len(particles)
 
-    def _advance(self, view: View, since: int, deadline: float | None = None) -> None:
+    def _advance(self, view: View, since: int, budget: Budget | None = None) -> None:
         me = view.seat
         assert me is not None
         hand = sorted(view.hand)
@@ -168,14 +169,13 @@ class Belief:
         weights: list[float] = []
         asked: dict[tuple[int, int, tuple[Card, ...]], Action] = {}  # the model's choices, shared by copies
         asked_voids: dict[int, set[int]] = {}
-        clock = time.perf_counter
         tried = 0
         for game, weight in zip(self.particles, self.weights, strict=True):
-            if deadline is not None and tried and (live or tried >= DEADLINE_TRIES) and clock() >= deadline:
+            if budget is not None and tried and (live or tried >= DEADLINE_TRIES) and budget.over():
                 self.cut = True
                 break
             tried += 1
-            weight = self._replay(game, weight, view.history, since, me, asked, asked_voids)
+            weight = self._replay(game, weight, view.history, since, me, asked, asked_voids, budget)
             if (
                 weight > 0.0
                 and game.to_act == view.to_act
@@ -227,12 +227,14 @@ class Belief:
         me: int,
         asked: dict[tuple[int, int, tuple[Card, ...]], Action],
         asked_voids: dict[int, set[int]],
+        budget: Budget | None = None,
     ) -> float:
         """Replay ``history[at:]`` on ``game``; the particle's new weight (0 when it cannot follow).
 
         ``asked`` keeps the model's choices by place in the history, drawn card and hand: every
         particle there agrees on the rest of what the model sees; ``asked_voids`` the suits its
-        view shows the other seat lacks, by place in the history.
+        view shows the other seat lacks, by place in the history. ``budget`` counts each step
+        replayed and the model's plans.
         """
         log = game.log
         assert log is not None
@@ -254,7 +256,7 @@ class Belief:
                     voids = asked_voids.get(at)
                     if voids is None:
                         voids = asked_voids[at] = read_voids(history[:at]).get(me, set())
-                    choice = asked[key] = self.model.quick_move(game, voids)
+                    choice = asked[key] = self.model.quick_move(game, voids, budget)
                 if choice != action:
                     weight *= MISMATCH
             _rig_own_draws(game, history, at, me)
@@ -262,6 +264,8 @@ class Belief:
                 return 0.0
             start = len(log)
             game.apply(action)
+            if budget is not None:
+                budget.nodes += 1
             for k in range(start, len(log)):
                 i = at + k - start
                 if i >= len(history) or redact(log[k], me) != history[i]:

@@ -41,7 +41,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from eights.bots.base import Hint, legal_moves
-from eights.bots.turnplan import TurnPlanner, describe, gives_another_turn, plannable, planner_for
+from eights.bots.turnplan import PLAN_NODES, Budget, TurnPlanner, describe, gives_another_turn, plannable, planner_for
 from eights.cards import RANKS, SUITS, Card, Suit
 from eights.engine import Action, View
 from eights.engine import view as view_of
@@ -113,6 +113,10 @@ class HeuristicBot:
         self.rng = random.Random(seed)
         #: The turn planner's weights; None for ``eights.bots.turnplan.weights_for`` the rules.
         self.weights = weights
+        #: A time (``time.perf_counter()``) by which the turn planner stops, whatever is left of its node
+        #: budget (None: no time limit, the same move on every machine). A server sets it on the copy of
+        #: the bot a thread thinks with, so that the thread ends at the decision's deadline.
+        self.deadline: float | None = None
 
     def choose(self, view: View) -> Action:
         return self.decide(view)[0]
@@ -123,12 +127,13 @@ class HeuristicBot:
 
     # ----- the decision -----------------------------------------------------------------
 
-    def decide(self, view: View) -> tuple[Action, str]:
-        """The action to take and the reason, in words."""
+    def decide(self, view: View, plan: bool = True) -> tuple[Action, str]:
+        """The action to take and the reason, in words. Without ``plan``, the rules of thumb alone, where
+        the turn planner would plan the turn (``fallback``)."""
         legal = legal_moves(view)
         s = self._situation(view)
         phase = view.phase
-        planned = plannable(view.rules, s.n)
+        planned = plan and plannable(view.rules, s.n)
         if phase == "name_suit":
             if planned:
                 return self._plan(s)
@@ -147,7 +152,12 @@ class HeuristicBot:
             return self._plan(s)
         return self._play(s)
 
-    def quick_move(self, game: Game, voids: set[int] | None = None) -> Action:
+    def fallback(self, view: View) -> Action:
+        """A cheap move: the rules of thumb alone, never the turn planner (``decide(view, plan=False)``).
+        Its work grows with the hand and the legal moves only, whatever the position."""
+        return self.decide(view, plan=False)[0]
+
+    def quick_move(self, game: Game, voids: set[int] | None = None, budget: Budget | None = None) -> Action:
         """``decide(view(game, game.to_act))[0]``: the same move from the same random state, for a
         search, which asks for many (in its play-outs, and in its belief's replays).
 
@@ -156,7 +166,8 @@ class HeuristicBot:
         many games reads once for all; None where the game keeps no log (its view has no history).
         Where the turn planner decides, it plans in ``seat_world(game, seat)``, the world ``sample``
         would deal from the seat's view (the engine's own reading of the game for one seat), and
-        no reason is put in words; every other choice is made from the view.
+        no reason is put in words; every other choice is made from the view. ``budget``: the
+        search's, which the plan's positions count in (None: the decision's own, as ``decide``'s).
         """
         seat = game.to_act
         phase = game.phase
@@ -176,7 +187,13 @@ class HeuristicBot:
             return drawn
         choices = _suits_to_name(t, hand, legal) if phase == SUIT_PHASE else legal
         world = seat_world(game, seat, self.rng)
-        return TurnPlanner(world, seat, voids if voids is not None else set(), self.weights).best(choices)[0]
+        spend = budget if budget is not None else self._budget()
+        planner = TurnPlanner(world, seat, voids if voids is not None else set(), self.weights, spend)
+        return planner.best(choices)[0]
+
+    def _budget(self) -> Budget:
+        """A decision's own budget: ``PLAN_NODES`` positions, and the bot's ``deadline``."""
+        return Budget(PLAN_NODES, self.deadline)
 
     def _plan(self, s: Situation) -> tuple[Action, str]:
         """Two players, first out wins: the best line of the whole turn (``eights.bots.turnplan``)."""
@@ -186,7 +203,8 @@ class HeuristicBot:
         if play is not None and drawn is not None:
             return play, f"play the drawn {drawn.pretty()}: it gives you another turn"
         legal = _suits_to_name(s.t, view.hand, view.legal) if view.phase == "name_suit" else view.legal
-        action, plan = planner_for(view, self.rng, s.voids.get(1 - s.me, set()), self.weights).best(legal)
+        planner = planner_for(view, self.rng, s.voids.get(1 - s.me, set()), self.weights, self._budget())
+        action, plan = planner.best(legal)
         line = describe(plan, action)
         if plan.ending is None:
             return action, f"{line}: you go out"

@@ -37,8 +37,12 @@ differ by a point or two
 means compared unpaired won 57.5% of 200 games at 2000 simulations, the paired test
 59.5% of 400 at 3000, on the deals of seed 7). Budgets: a time limit per decision
 (``seconds``), a count of simulations, tree iterations and paired play-outs together
-(``iterations``), or both (whichever ends first). A decision with one legal action
-returns at once. All randomness comes from the bot's own ``random.Random(seed)``.
+(``iterations``), or both (whichever ends first); and always a count of positions
+(``nodes``: every engine step of the walks, play-outs and the belief's replays, and every
+position the normal player's plans examine in them, ``eights.bots.turnplan.Budget``), by
+default far more than those budgets take on ordinary hands, which stops a decision on a
+pathological hand at the same place on every machine. A decision with one legal action returns at once. All
+randomness comes from the bot's own ``random.Random(seed)``.
 """
 
 from __future__ import annotations
@@ -53,7 +57,7 @@ from eights.bots.belief import Belief, Dealer
 from eights.bots.heuristic import HeuristicBot
 from eights.bots.playout import TOTAL, VISITS, Edge, Reward, grow
 from eights.bots.playout import duel as play_duel
-from eights.bots.turnplan import plannable
+from eights.bots.turnplan import Budget, plannable
 from eights.cards import SUITS, Card
 from eights.engine import Action, View
 from eights.engine.events import (
@@ -83,6 +87,12 @@ TRUST = 1.0
 DUEL_RIVALS = 2
 #: The fewest common deals on which a paired test may override the normal player.
 MIN_DEALS = 10
+#: Positions one decision examines at most by default (its tree, its paired test and the belief's update
+#: together): so many per simulation of an ``iterations`` budget, and per second of a ``seconds`` budget,
+#: whichever is less. Ordinary hands take far fewer: at most 122 a simulation (``expert@100`` on every
+#: preset) and 280,000 a second on a 2-core machine of 2026.
+NODES_PER_ITERATION = 2_000
+NODES_PER_SECOND = 5_000_000
 
 
 class Worlds:
@@ -194,6 +204,7 @@ class ISMCTSBot:
         trust: float | None = TRUST,
         model: bool = True,
         name: str = "hard",
+        nodes: int | None = None,
     ) -> None:
         """``seconds`` and ``iterations`` bound each decision (None: no bound of that kind; at
         least one is needed). ``depth`` cuts rollouts after that many actions and scores the
@@ -205,10 +216,13 @@ class ISMCTSBot:
         errors of the paired differences (None: no test, take the action searched most on the
         whole budget). ``model``, in two-player hands where the first out wins, reads the other
         player's moves as the normal player's (``eights.bots.belief``) and lets the normal player
-        play the rest of the seat's turn and the other's next turn in the paired test.
+        play the rest of the seat's turn and the other's next turn in the paired test. ``nodes``
+        bounds the positions a decision examines, whatever its other budgets (None: ``node_budget``).
         """
         if seconds is None and iterations is None:
             raise ValueError("a search needs a budget: seconds, iterations or both")
+        if nodes is not None and (type(nodes) is not int or nodes < 1):
+            raise ValueError(f"nodes: {nodes!r} is not a budget; give a whole number, 1 or more")
         if iterations is not None and (type(iterations) is not int or iterations < 1):
             raise ValueError(f"iterations: {iterations!r} is not a budget; give a whole number, 1 or more")
         if seconds is not None and seconds <= 0:
@@ -223,16 +237,19 @@ class ISMCTSBot:
         self.infer = infer
         self.trust = trust
         self.model = model
+        self.nodes = nodes
         #: The normal player, whose move stands unless the search finds a clearly better one.
         self.guide = HeuristicBot(seed)
         #: What the search believes of the other hand, read through the normal player's eyes.
         self.belief = Belief(self.rng, self.guide, self._fresh_worlds)
-        #: The time (``time.perf_counter()``) the belief's update must stop by, while a search asks for worlds.
-        self._deadline: float | None = None
+        #: The budget the belief's update counts in and stops at, while a search asks for worlds.
+        self._budget: Budget | None = None
         #: The normal player's reason, when its move stood at the last decision.
         self._kept_usual: str | None = None
-        #: Simulations run by the last decision, tree iterations and paired play-outs (0 when forced).
+        #: Simulations run by the last decision, tree iterations and paired play-outs (0 when forced),
+        #: and the positions it examined.
         self.last_iterations = 0
+        self.last_nodes = 0
         self._last_root: dict[Action, Edge] = {}
         #: The last paired test: (rival, mean gain over the normal player's move, standard error, deals).
         self.last_duel: list[tuple[Action, float, float, int]] | None = None
@@ -244,7 +261,7 @@ class ISMCTSBot:
         self._kept_usual = None
         self.last_duel = None
         if len(legal) == 1:
-            self.last_iterations = 0
+            self.last_iterations = self.last_nodes = 0
             self._last_root = {}
             return legal[0]
         if self.trust is None:
@@ -260,6 +277,7 @@ class ISMCTSBot:
             view,
             iterations=None if iterations is None else max(1, iterations // 2),
             seconds=None if seconds is None else seconds / 2,
+            nodes=max(1, self.node_budget() // 2),
         )
         usual, reason = self.guide.decide(view)
         searched = sorted((a for a in legal if a in root and root[a][VISITS]), key=lambda a: -root[a][VISITS])
@@ -272,7 +290,8 @@ class ISMCTSBot:
             self._kept_usual = reason
             return usual
         deadline = None if seconds is None else start + seconds
-        duel = self.duel(view, usual, rivals, rollouts=left, deadline=deadline)
+        nodes = self.node_budget() - self.last_nodes
+        duel = self.duel(view, usual, rivals, rollouts=left, deadline=deadline, nodes=nodes)
         self.last_duel = duel
         best, gain, se, deals = max(duel, key=lambda d: d[1])
         if deals >= MIN_DEALS and gain > self.trust * se:
@@ -299,11 +318,11 @@ class ISMCTSBot:
     def worlds(self, view: View) -> Dealer:
         """The dealer of the worlds the search plays in: every one consistent with ``view``.
 
-        The belief's update, if it has one to do, stops at the decision's deadline (``_deadline``,
-        set by ``search`` and ``duel`` while they call this; None outside them).
+        The belief's update, if it has one to do, counts in the decision's budget and stops once it is
+        spent (``_budget``, set by ``search`` and ``duel`` while they call this; None outside them).
         """
         if self.modelled(view):
-            self.belief.update(view, self._deadline)
+            self.belief.update(view, self._budget)
             return self.belief
         return Worlds(view, self.rng, self.infer)
 
@@ -312,43 +331,68 @@ class ISMCTSBot:
         lambda, so that the bot can be pickled)."""
         return Worlds(view, self.rng, self.infer)
 
+    def node_budget(self) -> int:
+        """The positions a decision examines at most: ``nodes``, or ``NODES_PER_ITERATION`` a simulation of
+        the ``iterations`` budget and ``NODES_PER_SECOND`` a second of the ``seconds`` budget, the lesser."""
+        if self.nodes is not None:
+            return self.nodes
+        bounds = []
+        if self.iterations is not None:
+            bounds.append(self.iterations * NODES_PER_ITERATION)
+        if self.seconds is not None:
+            bounds.append(max(1, int(self.seconds * NODES_PER_SECOND)))
+        return min(bounds)
+
     def modelled(self, view: View) -> bool:
         """Whether the other player is read as the normal player: two players, the first out wins."""
         return self.model and plannable(view.rules, view.players)
 
-    def search(self, view: View, iterations: int | None, seconds: float | None) -> dict[Action, Edge]:
-        """Search the tree from ``view`` for that many iterations or seconds; the root's edges by action."""
-        deadline = time.perf_counter() + seconds if seconds is not None else math.inf  # the belief's update counts
-        self._deadline = deadline if seconds is not None else None
+    def search(
+        self, view: View, iterations: int | None, seconds: float | None, nodes: int | None = None
+    ) -> dict[Action, Edge]:
+        """Search the tree from ``view`` for that many iterations or seconds, and ``nodes`` positions at most
+        (None: ``node_budget``); the root's edges by action. The belief's update counts in both."""
+        deadline = None if seconds is None else time.perf_counter() + seconds
+        budget = Budget(self.node_budget() if nodes is None else nodes, deadline)
+        self._budget = budget
         try:
             worlds = self.worlds(view)
         finally:
-            self._deadline = None
+            self._budget = None
         reward = Reward(view.rules, view.players, self.points_weight)
         depth = self.depth if self.depth is not None else 1 << 30
         wild = tables_for(view.rules).wild
         root: dict[Action, Edge] = {}
         limit = iterations if iterations is not None else 1 << 62
-        done = grow(root, worlds, reward, self.rng, self.c, depth, wild, limit, deadline)
+        done = grow(root, worlds, reward, self.rng, self.c, depth, wild, limit, budget)
         self.last_iterations = done
+        self.last_nodes = budget.nodes
         self._last_root = root
         return root
 
     def duel(
-        self, view: View, usual: Action, rivals: list[Action], rollouts: int | None, deadline: float | None
+        self,
+        view: View,
+        usual: Action,
+        rivals: list[Action],
+        rollouts: int | None,
+        deadline: float | None,
+        nodes: int | None = None,
     ) -> list[tuple[Action, float, float, int]]:
         """Each rival against ``usual`` on common deals: (rival, mean gain, its standard error, deals).
 
         Every deal is played out once after each action with the same cards and the same
         random choices afterwards (common random numbers), so the luck of the deal cancels
         out of each difference: a paired test, far sharper than comparing the tree's means.
-        ``rollouts`` bounds the play-outs (one per action and deal), ``deadline`` the time.
+        ``rollouts`` bounds the play-outs (one per action and deal), ``deadline`` the time,
+        ``nodes`` the positions (None: ``node_budget``), the belief's update's included.
         """
-        self._deadline = deadline
+        budget = Budget(self.node_budget() if nodes is None else max(1, nodes), deadline)
+        self._budget = budget
         try:
             worlds = self.worlds(view)
         finally:
-            self._deadline = None
+            self._budget = None
         me = view.seat
         assert me is not None
         reward = Reward(view.rules, view.players, self.points_weight)
@@ -357,9 +401,9 @@ class ISMCTSBot:
         model = self.guide if self.modelled(view) else None
         actions = [usual, *rivals]
         limit = (rollouts // len(actions)) if rollouts is not None else 1 << 62
-        end = deadline if deadline is not None else math.inf
-        sums, squares, deals = play_duel(worlds, actions, reward, self.rng, wild, depth, model, me, limit, end)
+        sums, squares, deals = play_duel(worlds, actions, reward, self.rng, wild, depth, model, me, limit, budget)
         self.last_iterations += deals * len(actions)
+        self.last_nodes += budget.nodes
         out = []
         for i, rival in enumerate(rivals):
             mean = sums[i] / deals

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import math
 import random
-import time
 from typing import Any, cast
 
 from eights.bots.belief import Dealer
 from eights.bots.heuristic import HeuristicBot
+from eights.bots.turnplan import Budget
 from eights.cards import SUITS
 from eights.engine.actions import NAME_SUIT, Action, Play
 from eights.engine.game import Game, randbelow
@@ -34,20 +34,20 @@ def grow(
     depth: int,
     wild: bytes,
     limit: int,
-    deadline: float,
+    budget: Budget,
 ) -> int:
-    """Grow the tree below ``root`` by up to ``limit`` iterations, until ``deadline``
-    (``time.perf_counter()``; one iteration at least); the iterations run.
+    """Grow the tree below ``root`` by up to ``limit`` iterations, until ``budget`` is spent (its
+    positions, each step of the walk and of the roll-out counted, or its time; one iteration at
+    least); the iterations run.
 
     Each deals a world, walks down the tree (an untried action first, else UCT with
     availability counts), rolls out with the cheap policy and backs up the rewards.
     """
     log = math.log
     sqrt = math.sqrt
-    clock = time.perf_counter
     done = 0
     while done < limit:
-        if done and clock() >= deadline:
+        if done and budget.over():
             break
         done += 1
         game = worlds.deal()
@@ -95,6 +95,7 @@ def grow(
                     expanded = False
             path.append((edge, seat))
             game.apply(action)
+            budget.nodes += 1
             if game.round_index != r0 or expanded:
                 break
             children: dict[int, Node] | None = edge[CHILDREN]
@@ -108,7 +109,7 @@ def grow(
                 # A new node: no statistics yet, so roll out from here.
                 break
             node = child
-        rewards = reward(rollout(game, r0, rng, wild, depth), r0)
+        rewards = reward(rollout(game, r0, rng, wild, depth, None, -1, budget), r0)
         for edge, seat in path:
             edge[VISITS] += 1
             edge[TOTAL] += rewards[seat]
@@ -125,20 +126,20 @@ def duel(
     model: HeuristicBot | None,
     me: int,
     limit: int,
-    end: float,
+    budget: Budget,
 ) -> tuple[list[float], list[float], int]:
     """The paired test's play-outs: each deal played out once after each of ``actions``, with the
     same random choices afterwards; per action after the first, the sum of its gains over the
-    first and of their squares, and the deals played (up to ``limit``, until ``end``; one at least)."""
+    first and of their squares, and the deals played (up to ``limit``, until ``budget`` is spent;
+    one at least)."""
     rivals = len(actions) - 1
     sums = [0.0] * rivals
     squares = [0.0] * rivals
     # Reseeded for every play-out: the same random choices after each action.
     shuffles = random.Random(0)
     choices = random.Random(0)
-    clock = time.perf_counter
     deals = 0
-    while deals < limit and (not deals or clock() < end):
+    while deals < limit and (not deals or not budget.over()):
         world = worlds.deal()
         seed = rng.getrandbits(48)
         r0 = world.round_index
@@ -147,8 +148,9 @@ def duel(
             shuffles.seed(seed)
             game = world.clone(rng=shuffles)
             game.apply(action)
+            budget.nodes += 1
             choices.seed(seed ^ 1)
-            got = reward(rollout(game, r0, choices, wild, depth, model, me), r0)[me]
+            got = reward(rollout(game, r0, choices, wild, depth, model, me, budget), r0)[me]
             if i == 0:
                 first = got
             else:
@@ -167,17 +169,23 @@ def rollout(
     depth: int,
     model: HeuristicBot | None = None,
     me: int = -1,
+    budget: Budget | None = None,
 ) -> Game:
     """Play ``game`` on to the end of round ``r0`` (or ``depth`` actions) with the cheap policy.
 
     A random card when one plays (a wild only when nothing else does), else the other
     action; a wild names the suit of a random card of the hand. With ``model``, the
     model makes the choices of the rest of ``me``'s turn and of the other seats' next
-    turn (until ``me`` acts again).
+    turn (until ``me`` acts again). With ``budget``, each step counts in its positions (and
+    the model's plans count theirs), and the play-out stops, cut short, once they are spent.
     """
     steps = 0
     turn = 0 if model is not None else 2  # 0: the rest of me's turn, 1: the others' next turn, 2: after
     while game.round_index == r0 and steps < depth:
+        if budget is not None:
+            if budget.nodes >= budget.limit:
+                break
+            budget.nodes += 1
         legal = game.legal_actions()
         k = len(legal)
         if turn < 2:
@@ -188,7 +196,7 @@ def rollout(
         if k == 1:
             game.apply(legal[0])
         elif model is not None and turn < 2:
-            game.apply(model.quick_move(game))
+            game.apply(model.quick_move(game, None, budget))
         else:
             first = legal[0]
             if type(first) is Play:

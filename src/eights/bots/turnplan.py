@@ -33,8 +33,10 @@ from __future__ import annotations
 
 import math
 import random
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import final
 
 from eights.cards import RANKS, SUITS, Suit
 from eights.engine import Action, View
@@ -128,6 +130,13 @@ _PLANNED_KINDS = frozenset(("wild", "skip", "reverse", "draw", "chain"))
 _FREE = tuple(KINDS.index(kind) for kind in ("skip", "reverse", "draw", "chain"))
 #: How many cards a turn may lay before the planner stops looking further.
 _DEPTH = 12
+#: Positions the planner examines for one decision at most (``TurnPlanner.best``). Ordinary hands need
+#: far fewer: no decision of 300 games of 2-player ``action`` between normal players examined more than
+#: 85 (295 with 12-card hands); fifteen-card hands from two packs with stacking reach some 15,000 at
+#: worst (``bench/hint.py``); the issue's fifty-card hands took minutes without a bound.
+PLAN_NODES = 20_000
+#: Positions examined between two looks at the clock, where a budget has a deadline.
+CLOCK_EVERY = 64
 
 
 _PLANNABLE: dict[int, tuple[RuleSet, bool]] = {}
@@ -162,6 +171,39 @@ def gives_another_turn(effect: Effect | None) -> bool:
     return effect is not None and any(effect[i] for i in _FREE)
 
 
+@final
+class Budget:
+    """The work one decision may do: ``limit`` positions examined at most (``nodes`` counts them), and,
+    where it has a ``deadline`` (a ``time.perf_counter()`` value), no later than that, looked at every
+    ``CLOCK_EVERY`` positions. The count is what makes a decision stop at the same place whatever the
+    machine's load; the deadline is a guard. One budget is shared by every part of a decision (a search,
+    the plans of its play-outs and of its belief's replays); once spent, it stays spent."""
+
+    def __init__(self, limit: int, deadline: float | None = None) -> None:
+        self.nodes = 0
+        self.limit = limit
+        self.deadline = math.inf if deadline is None else deadline
+        self._look = CLOCK_EVERY
+
+    def going(self, stop: int) -> bool:
+        """Whether the work may go on: fewer than ``stop`` positions examined, and the budget not spent."""
+        nodes = self.nodes
+        if nodes >= stop or nodes >= self.limit:
+            return False
+        if nodes >= self._look:
+            self._look = nodes + CLOCK_EVERY
+            if time.perf_counter() >= self.deadline:
+                self.limit = nodes
+                return False
+        return True
+
+    def over(self) -> bool:
+        """Whether the budget is spent: its positions, or its time (looked at now)."""
+        if self.nodes < self.limit and time.perf_counter() >= self.deadline:
+            self.limit = self.nodes
+        return self.nodes >= self.limit
+
+
 @dataclass(frozen=True, slots=True)
 class Plan:
     """The best line of a turn: its actions, and where it ends."""
@@ -183,19 +225,32 @@ class Plan:
 
 
 def planner_for(
-    view: View, rng: random.Random, voids: set[int], weights: tuple[float, ...] | None = None
+    view: View,
+    rng: random.Random,
+    voids: set[int],
+    weights: tuple[float, ...] | None = None,
+    budget: Budget | None = None,
 ) -> TurnPlanner:
     """The planner of the seat of ``view``, in a world dealt from it (``sample(view, rng)``)."""
     assert view.seat is not None
-    return TurnPlanner(sample(view, rng), view.seat, voids, weights)
+    return TurnPlanner(sample(view, rng), view.seat, voids, weights, budget)
 
 
+@final
 class TurnPlanner:
     """Plans one seat's turn; see the module docstring."""
 
-    def __init__(self, world: Game, seat: int, voids: set[int], weights: tuple[float, ...] | None = None) -> None:
+    def __init__(
+        self,
+        world: Game,
+        seat: int,
+        voids: set[int],
+        weights: tuple[float, ...] | None = None,
+        budget: Budget | None = None,
+    ) -> None:
         """``world`` is a game as ``seat`` may know it: its hidden cards dealt at random
-        (``eights.engine.sampling``: ``sample`` from a view, or ``seat_world`` in a search's play-out)."""
+        (``eights.engine.sampling``: ``sample`` from a view, or ``seat_world`` in a search's play-out).
+        ``budget``: the decision's (a search shares its own), else one of ``PLAN_NODES`` positions."""
         self.me = seat
         self.other = 1 - seat
         self.world = world
@@ -209,26 +264,42 @@ class TurnPlanner:
         self.voids = voids
         #: The unseen cards, and those that follow: by cards in hand and pile, card to follow, void.
         self._unseen: dict[tuple[int, int, bool], tuple[int, int]] = {}
+        self.budget = budget if budget is not None else Budget(PLAN_NODES)
+        #: The count of positions (the budget's) at which the line being laid out stops looking further.
+        self._stop = 0
 
     def best(self, legal: Sequence[Action]) -> tuple[Action, Plan]:
-        """The legal action that starts the best line, and that line."""
+        """The legal action that starts the best line, and that line.
+
+        At most ``PLAN_NODES`` positions of the budget are examined (and one more per legal action): each
+        action's lines get an even share of what is left when it comes, and a line whose share is spent
+        ends where it is, scored as the turn's end (only a pathological hand comes near it).
+        """
+        budget = self.budget
+        end = min(budget.nodes + PLAN_NODES, budget.limit)
         best: tuple[Action, Plan] | None = None
+        left = len(legal)
         for action in legal:
-            plan = self.line(action)
+            plan = self.line(action, budget.nodes + max(end - budget.nodes, 0) // left)
+            left -= 1
             if best is None or plan.value > best[1].value + 1e-9:
                 best = (action, plan)
         assert best is not None
         return best
 
-    def line(self, action: Action) -> Plan:
-        """The best line of the turn that starts with ``action``."""
+    def line(self, action: Action, stop: int = -1) -> Plan:
+        """The best line of the turn that starts with ``action``, found before the budget counts ``stop``
+        positions (-1: ``PLAN_NODES`` more)."""
         # The lines share the world's random source: a line's value does not depend on the
         # order of the stock, the only thing it shuffles.
+        self._stop = stop if stop >= 0 else self.budget.nodes + PLAN_NODES
         world = self.world
         return self._line(world.clone(rng=world.rng), action, 0)
 
     def _line(self, game: Game, action: Action, depth: int) -> Plan:
         me = self.me
+        budget = self.budget
+        budget.nodes += 1
         if type(action) is Draw:
             # What comes is unknown: score the turn's end with one card more and no other change.
             ending = self.features(game, extra=1)
@@ -243,7 +314,7 @@ class TurnPlanner:
             won = last is not None and me in last.winners
             shared = last is not None and len(last.winners) > 1
             return Plan((action,), 0.0 if shared else (WON if won else -WON), None)
-        if game.to_act != me or depth >= _DEPTH:
+        if game.to_act != me or depth >= _DEPTH or not budget.going(self._stop):
             ending = self.features(game)
             return Plan((action,), self.value(ending), ending)
         best: Plan | None = None
@@ -251,6 +322,8 @@ class TurnPlanner:
             plan = self._line(game.clone(rng=game.rng), follow, depth + 1)
             if best is None or plan.value > best.value:
                 best = plan
+            if not budget.going(self._stop):
+                break  # the budget is spent: the best line found so far
         assert best is not None
         return Plan((action, *best.actions), best.value, best.ending)
 

@@ -417,9 +417,14 @@ class Session:
 
     def hint(self, seat: int) -> Hint:
         """What the normal computer player would do in this seat, and why."""
+        return self.hinter(seat).hint(view(self.game, seat))
+
+    def hinter(self, seat: int) -> Bot:
+        """The computer player whose moves are this table's hints (made at the first, seeded by the match); a
+        server works a hint out with it elsewhere than on its event loop (``eights.web.workers.BotPool.hint``)."""
         if self._hinter is None:
             self._hinter = make_bot(HINT_LEVEL, bot_seed(self.game.seed, 1000 + seat))
-        return self._hinter.hint(view(self.game, seat))
+        return self._hinter
 
     def faster(self) -> int:
         """One step less pause between computer moves; the new speed."""

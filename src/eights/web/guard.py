@@ -1,5 +1,5 @@
-"""Per-client limits of the web table: rooms made, score sheets started, labs run, reviews asked for, room codes
-guessed, sockets held open.
+"""Per-client limits of the web table: rooms made, score sheets started, the labs' work, reviews asked for, room
+codes guessed, sockets held open.
 
 Rates are ``limits``' moving windows; the count of open sockets is a counter, since a socket is held, not
 spent. One instance keeps both in memory. With ``redis_url`` (``eights serve --redis``, many instances
@@ -29,6 +29,7 @@ call: the beat, in its thread, finds when Redis is back.
 
 from __future__ import annotations
 
+import math
 import threading
 import time
 import uuid
@@ -96,7 +97,7 @@ class Guard:
         self._rooms = limits.rate("rooms_per_client")
         self._sheets = limits.rate("sheets_per_client")
         self._misses = limits.rate("misses_per_client")
-        self._labs = limits.rate("labs_per_client")
+        self._lab_work = limits.rate("lab_work_per_client")
         self._reviews = limits.rate("reviews_per_client")
         #: This instance's open sockets, by client.
         self.sockets: Counter[str] = Counter()
@@ -116,9 +117,23 @@ class Guard:
         """Count a score sheet started by ``client``; False when it has started its share for now."""
         return self._hit(self._sheets, "sheets", client)
 
-    def run_lab(self, client: str) -> bool:
-        """Count a lab started by ``client``; False when it has started its share for now."""
-        return self._hit(self._labs, "labs", client)
+    def lab_work_left(self, client: str) -> int:
+        """The seconds of the lab worker's processor ``client``'s labs may still use in the window."""
+        item = self._lab_work
+        shared = self._shared
+        if shared is not None and shared.up:
+            try:
+                return int(shared.window.get_window_stats(item, "lab_work", client).remaining)
+            except FAILURES:
+                shared.lost()
+        return int(self._local.get_window_stats(self._share(item), "lab_work", client).remaining)
+
+    def spend_lab_work(self, client: str, seconds: float) -> None:
+        """Count ``seconds`` of the lab worker's processor used by ``client``'s lab (a part second as a
+        second), as much of them as its window has left."""
+        cost = min(math.ceil(seconds), self.lab_work_left(client))
+        if cost > 0:
+            self._hit(self._lab_work, "lab_work", client, cost)
 
     def make_review(self, client: str) -> bool:
         """Count a review asked for by ``client``; False when it has asked for its share for now."""
@@ -138,14 +153,14 @@ class Guard:
         """``client`` looked up a room that does not exist."""
         self._hit(self._misses, "misses", client)
 
-    def _hit(self, item: RateLimitItem, kind: str, client: str) -> bool:
+    def _hit(self, item: RateLimitItem, kind: str, client: str, cost: int = 1) -> bool:
         shared = self._shared
         if shared is not None and shared.up:
             try:
-                return shared.window.hit(item, kind, client)
+                return shared.window.hit(item, kind, client, cost=cost)
             except FAILURES:
                 shared.lost()
-        return self._local.hit(self._share(item), kind, client)
+        return self._local.hit(self._share(item), kind, client, cost=cost)
 
     def _share(self, item: RateLimitItem) -> RateLimitItem:
         """``item`` alone, or this instance's share of it while Redis is down."""

@@ -13,8 +13,15 @@ The discipline is the computer players' (``eights.web.workers``): a worker proce
 handing out games after ``Limits.lab_seconds`` (its figures are those of the games played, marked
 partial and not kept), and a worker still busy ``GRACE`` seconds later is stopped (SIGTERM, then
 SIGKILL) and replaced, the lab failed. At most ``Limits.labs_queued`` labs wait or play at once,
-``Limits.labs_at_once_per_client`` of them one client's, and a client starts ``Limits.labs_per_client``
-at most (``Guard.run_lab``).
+``Limits.labs_at_once_per_client`` of them one client's.
+
+A lab is budgeted by its work, not counted: its games times what a game of its rules and table costs,
+measured as it plays (the seconds of the worker's processor its games used, ``time.process_time``),
+since no estimate from the rules alone comes near (a match kept to 500 points plays 1 to 30 hands; the
+expert's search costs 30 times more a game with two players and fifteen-card hands than at classic's
+four). One client's labs may use ``Limits.lab_work_per_client`` of those seconds in a moving window
+(``Guard.lab_work_left``): a lab starts only while some are left, stops handing out games once it has
+used them (partial, as at its time limit), and is charged what it used when it ends.
 """
 
 from __future__ import annotations
@@ -32,7 +39,7 @@ from eights.lab import quick_lab
 from eights.lab.run import KINDS
 from eights.rules import RulesError, RuleSet, load_preset
 from eights.web.guard import Guard
-from eights.web.rooms import rules_from
+from eights.web.rooms import check_hands, rules_from
 from eights.web.settings import Limits
 from eights.web.workers import GRACE as STOP_GRACE
 from eights.web.workers import Worker, WorkerSlots, worker_start
@@ -118,6 +125,7 @@ def question(preset: str, options: dict[str, str], players: int, limits: Limits)
     try:
         rules = rules_from(preset, options)
         rules.check_players(players)
+        check_hands(rules, players, limits.max_hand_size)
     except RulesError as exc:
         raise LabRefused("bad_setup", str(exc)) from None
     name = load_preset(preset.strip().lower()).name
@@ -130,35 +138,40 @@ def question(preset: str, options: dict[str, str], players: int, limits: Limits)
 
 def _serve_labs(conn: Connection) -> None:
     """A lab worker's life: say it is ready, then play each question sent, telling its progress as
-    ("played", n), and answer ("ok", figures) or ("error", words), until the server hangs up or dies."""
+    ("played", n, work), and answer ("ok", figures, work) or ("error", words, work), ``work`` the seconds
+    of its processor the lab's games used, until the server hangs up or dies."""
     worker_start()
     conn.send("ready")
     while True:
         try:
             asked: Question
-            asked, seconds = conn.recv()
+            asked, seconds, work = conn.recv()
         except (EOFError, OSError):
             return
+        start = time.process_time()
         try:
-            reply: tuple[Any, ...] = ("ok", _play(asked, seconds, conn.send))
+            reply: tuple[Any, ...] = ("ok", _play(asked, seconds, work, conn.send))
         except Exception as exc:
             reply = ("error", f"{type(exc).__name__}: {exc}")
-        conn.send(reply)
+        conn.send((*reply, time.process_time() - start))
 
 
-def _play(asked: Question, seconds: float, tell: Callable[[tuple[Any, ...]], None]) -> dict[str, Any]:
-    """The lab of ``asked``; after ``seconds`` no more games are handed out (the figures are then partial)."""
+def _play(asked: Question, seconds: float, work: float, tell: Callable[[tuple[Any, ...]], None]) -> dict[str, Any]:
+    """The lab of ``asked``; after ``seconds``, or once its games used ``work`` seconds of the processor, no
+    more games are handed out (the figures are then partial)."""
     start = last = time.monotonic()
+    used = time.process_time()
     played = 0
 
     def on_game(_: object) -> None:
         nonlocal played, last
         played += 1
         now = time.monotonic()
+        spent = time.process_time() - used
         if now - last >= PROGRESS_EVERY:
             last = now
-            tell(("played", played))
-        if now - start > seconds:
+            tell(("played", played, spent))
+        if now - start > seconds or spent > work:
             raise KeyboardInterrupt  # run_lab's way to stop: the figures of the games played
 
     plain = load_preset(asked.preset)
@@ -167,14 +180,19 @@ def _play(asked: Question, seconds: float, tell: Callable[[tuple[Any, ...]], Non
 
 
 def _exchange(
-    worker: Worker, asked: Question, seconds: float, grace: float, on_played: Callable[[int], None]
+    worker: Worker,
+    asked: Question,
+    seconds: float,
+    work: float,
+    grace: float,
+    on_played: Callable[[int, float], None],
 ) -> tuple[Any, ...]:
-    """In a thread: the worker's reply to ``asked`` (playing ``seconds``), or ("overrun",) once it was
-    stopped ``grace`` seconds past that, or ("lost",) when it died."""
+    """In a thread: the worker's reply to ``asked`` (playing ``seconds`` and ``work``), or ("overrun",) once
+    it was stopped ``grace`` seconds past that, or ("lost",) when it died."""
     try:
         if not worker.started():
             return ("lost",)
-        worker.conn.send((asked, seconds))
+        worker.conn.send((asked, seconds, work))
         until = time.monotonic() + seconds + grace
         while True:
             if not worker.conn.poll(max(0.0, until - time.monotonic())):
@@ -183,7 +201,7 @@ def _exchange(
             reply: tuple[Any, ...] = worker.conn.recv()
             if reply[0] != "played":
                 return reply
-            on_played(reply[1])
+            on_played(reply[1], reply[2])
     except (EOFError, OSError):
         worker.stop(STOP_GRACE)
         return ("lost",)
@@ -199,6 +217,8 @@ class Job:
     asked: Question
     client: str
     played: int = 0
+    #: Seconds of the worker's processor its games used so far (as last told).
+    work: float = 0.0
     state: str = "waiting"
     task: asyncio.Task[None] | None = field(default=None, repr=False)
 
@@ -240,10 +260,8 @@ class LabDesk:
             )
         if len(self.jobs) >= limits.labs_queued:
             raise LabRefused("busy", "the server is testing other people's rules just now: try again in a minute")
-        if not self.guard.run_lab(client):
-            raise LabRefused(
-                "too_many_labs", f"you have tested many rules just now (at most {limits.labs_per_client}): wait a while"
-            )
+        if self.guard.lab_work_left(client) <= 0:
+            raise LabRefused("too_many_labs", self._spent())
         self.kept.pop(key, None)  # a lab that failed or was stopped early is played again
         job = self.jobs[key] = Job(asked, client)
         job.task = asyncio.get_running_loop().create_task(self._run(key, job))
@@ -288,15 +306,22 @@ class LabDesk:
         def failed(words: str) -> tuple[str, dict[str, Any]]:
             return "failed", {"id": key, "state": "failed", "error": words}
 
+        work = self.guard.lab_work_left(job.client)
+        if work <= 0:  # its client's other labs used it all while this one waited
+            return failed(self._spent())
         worker = self.slots.worker(slot)
         if worker is None:
             return failed("the server cannot start a worker for the lab just now: try again in a minute")
 
-        def on_played(played: int) -> None:  # from the exchange's thread: one int written, read by the loop
-            job.played = played
+        def on_played(played: int, used: float) -> None:  # from the exchange's thread, read by the loop
+            job.played, job.work = played, used
 
         seconds = self.limits.lab_seconds
-        reply = await self.slots.exchange(_exchange, worker, job.asked, seconds, self.grace, on_played)
+        reply: tuple[Any, ...] = ("lost",)
+        try:
+            reply = await self.slots.exchange(_exchange, worker, job.asked, seconds, work, self.grace, on_played)
+        finally:
+            self.guard.spend_lab_work(job.client, self._used(reply, job))
         if reply[0] == "ok":
             lab = reply[1]
             job.played = sum(sum(v["games"].values()) for v in lab["variants"])
@@ -309,6 +334,23 @@ class LabDesk:
             return failed("the lab's worker process ended before the lab did: try again in a minute")
         limit = seconds + self.grace
         return failed(f"the lab took longer than {limit:g} s and was stopped: try again when the server is less busy")
+
+    def _used(self, reply: tuple[Any, ...], job: Job) -> float:
+        """What a lab is charged: the work its worker said its games used; for a worker stopped past its time,
+        what it last told and the grace it was given; for one lost, what it last told."""
+        if reply[0] in ("ok", "error"):
+            return float(reply[-1])
+        return job.work + (self.grace if reply[0] == "overrun" else 0.0)
+
+    def _spent(self) -> str:
+        """Words for a client whose labs used their share of the work."""
+        rate = self.limits.rate("lab_work_per_client")
+        every = rate.GRANULARITY.name if rate.multiples == 1 else f"{rate.multiples} {rate.GRANULARITY.name}s"
+        seconds = "1 second" if rate.amount == 1 else f"{rate.amount} seconds"
+        return (
+            f"your labs have used their share of the server's time for now (at most {seconds} of play "
+            f"every {every}): wait a while"
+        )
 
     async def aclose(self) -> None:
         """Stop every worker, busy or not, without blocking the event loop; labs waiting are dropped."""

@@ -20,9 +20,9 @@ Both ends of the queue live here:
   and the decisions it runs now and answered so far). Redis unreachable, at the start or later: it says so
   in one line and tries again every ``RETRY`` seconds, as a service does. SIGINT or SIGTERM stop it: the
   searches running are dropped and its key deleted, so that their servers send them again at once.
-- **The pool** (``QueuePool``, what the server asks): ``BotPool``'s interface (``choose``, ``stats``,
-  ``close``, ``aclose``). The quick levels (``easy``, ``normal``) and the fallback move stay in the server
-  (a local ``BotPool``: a thread, no process); searches go to the queue.
+- **The pool** (``QueuePool``, what the server asks): ``BotPool``'s interface (``choose``, ``hint``,
+  ``stats``, ``close``, ``aclose``). The quick levels (``easy``, ``normal``), the table's hints and the
+  fallback move stay in the server (a local ``BotPool``: a thread, no process); searches go to the queue.
 
 What the pool keeps of ``BotPool``'s promises:
 
@@ -71,7 +71,7 @@ from arq.worker import Worker, func
 from redis.asyncio import ConnectionPool
 from redis.exceptions import RedisError
 
-from eights.bots import Bot, ISMCTSBot, make_bot
+from eights.bots import Bot, Hint, ISMCTSBot, make_bot
 from eights.engine import Action, Game, View, view
 from eights.rules import load_preset
 from eights.web.workers import DEADLINE, GRACE, PER_OWNER, QUEUED, BotPool, PoolClosed
@@ -348,6 +348,15 @@ class QueuePool:
         if got is None:
             return await self.local.fallback(view), bot
         return got
+
+    async def hint(self, bot: Bot, view: View) -> Hint | None:
+        """``BotPool.hint``, in the server's own threads.
+
+        :raises PoolClosed: after ``close``.
+        """
+        if self._closed:
+            raise PoolClosed("the computer players' pool is closed")
+        return await self.local.hint(bot, view)
 
     async def _search(self, bot: ISMCTSBot, view: View, owner: str) -> tuple[Action, Bot] | None:
         queue = self._queues.get(owner)

@@ -34,7 +34,7 @@ from redis.exceptions import RedisError
 from eights.bots import LEVELS, Bot, ISMCTSBot, make_bot
 from eights.cards import CardError
 from eights.describe import heading
-from eights.engine import ActionError, IllegalAction, parse_action
+from eights.engine import ActionError, IllegalAction, View, parse_action
 from eights.names import same_name
 from eights.rules import PRESETS, RulesError, RuleSet, load_preset
 from eights.simulate import bot_seed
@@ -66,7 +66,7 @@ from eights.web.protocol import (
 from eights.web.queue import QueuePool
 from eights.web.settings import Limits
 from eights.web.tableview import SeatLog, table_json
-from eights.web.workers import BotPool, Pool
+from eights.web.workers import BotPool, Pool, PoolClosed
 
 log = logging.getLogger("eights.web")
 
@@ -326,6 +326,25 @@ def rules_from(preset: str, options: dict[str, str]) -> RuleSet:
     return rules.with_options(options) if options else rules
 
 
+def check_hands(rules: RuleSet, players: int, most: int) -> None:
+    """Refuse rules that deal a hand of more than ``most`` cards at a table of ``players``
+    (``Limits.max_hand_size``): the engine plays any deal the packs allow, but the server's computer
+    players and hints are made for hands people hold.
+
+    :raises RulesError: naming the options that deal too many, and the bound.
+    """
+    sizes = rules.schedule or (rules.hand_size(players),)
+    biggest = max(sizes)
+    if biggest <= most:
+        return
+    named = ("deal", "deal_two_players", "deal_extra_packs")
+    over = [name for name in named if getattr(rules, name) > most] or (["rounds"] if rules.schedule else ["deal"])
+    raise RulesError(
+        f"{', '.join(over)}: a hand of {biggest} cards is more than this server deals "
+        f"(at most {most} cards a hand); deal fewer"
+    )
+
+
 class Hub:
     """Every room, by code. ``clock`` and ``sleep`` are injectable so that tests need no real waiting."""
 
@@ -367,6 +386,8 @@ class Hub:
         #: The task that publishes each remote connection's outbox.
         self._pumps: dict[tuple[str, str], asyncio.Task[None]] = {}
         self._tasks: set[asyncio.Task[None]] = set()
+        #: Rooms whose hint is being worked out (one at a time each).
+        self._hinting: set[str] = set()
         #: Rooms being taken up here now, each by one task that the hellos asking for it wait for.
         self._claiming: dict[str, asyncio.Task[Room | None]] = {}
 
@@ -485,12 +506,12 @@ class Hub:
             )
         return SeatState("computer", level=web_seat(who))
 
-    @staticmethod
-    def _check(rules: RuleSet, seats: list[SeatState], players: int | None) -> None:
+    def _check(self, rules: RuleSet, seats: list[SeatState], players: int | None) -> None:
         if players is not None and players != len(seats):
             raise RoomError("bad_setup", f"players: {players} given, but {len(seats)} seats listed")
         try:
             rules.check_players(len(seats))
+            check_hands(rules, len(seats), self.limits.max_hand_size)
         except RulesError as exc:
             raise RoomError("bad_setup", str(exc)) from None
 
@@ -787,7 +808,7 @@ class Hub:
             return
         if isinstance(message, AskHint):
             self._check_version(room, message.version)
-            await self._send(connection, self.hint(room, connection))
+            self.hint(room, connection)
             return
         if isinstance(message, Setup):
             self._host_in(room, connection, "lobby", message.version)
@@ -996,13 +1017,49 @@ class Hub:
             await self.broadcast(room)
         return True
 
-    def hint(self, room: Room, connection: Connection) -> dict[str, Any]:
+    def hint(self, room: Room, connection: Connection) -> None:
+        """Start working out the hint of the person to act, off the event loop (``Pool.hint``: in the computer
+        players' threads, under their deadline); it is sent when it is ready, or, past the deadline, words
+        saying so. One hint at a time per room.
+
+        :raises RoomError: ``not_your_turn``; ``too_fast`` while the room's last hint is still being worked out.
+        """
         session = room.session
         seat = connection.seat
         if session is None or seat is None or session.game.is_over or session.game.to_act != seat:
             raise RoomError("not_your_turn", "a hint is for your own turn")
-        hint = session.hint(seat)
-        return {"type": "hint", "text": hint_words(hint, session.view(seat), session.names), "action": str(hint.action)}
+        if room.code in self._hinting:
+            raise RoomError("too_fast", "a hint is being worked out already: it comes in a moment")
+        self._hinting.add(room.code)
+        work = self._send_hint(room, connection, session, session.view(seat))
+        task = asyncio.get_running_loop().create_task(work)
+        self._tasks.add(task)
+
+        def done(_: asyncio.Task[None]) -> None:
+            self._tasks.discard(task)
+            self._hinting.discard(room.code)
+
+        task.add_done_callback(done)
+
+    async def _send_hint(self, room: Room, connection: Connection, session: Session, seen: View) -> None:
+        """The hint on ``seen``, sent to ``connection`` if the match is still where it was asked."""
+        moves = len(session.game.actions)
+        missing = "the server took too long to work it out"
+        try:
+            hint = await self.pool.hint(session.hinter(seen.to_act), seen)
+        except PoolClosed:
+            return
+        except Exception as exc:  # logged without the exception's words, which may name cards
+            log.error("eights: room %s: a hint failed (%s)", room.code, type(exc).__name__)
+            hint, missing = None, "the server could not work it out"
+        if room.session is not session or len(session.game.actions) != moves:
+            return  # the match moved on meanwhile: the hint was for a turn gone
+        if hint is None:
+            message = error("no_hint", f"no hint this time: {missing}; try again")
+        else:
+            words = hint_words(hint, seen, session.names)
+            message = {"type": "hint", "text": words, "action": str(hint.action)}
+        await self._send(connection, message)
 
     def seat_of(self, room: Room, token: str) -> int | None:
         """The seat of the person at ``room``'s table whose seat token is ``token``, if any."""

@@ -61,6 +61,9 @@ class Limits:
     #: Seconds a computer player may think on one decision (the searches' budget; the hard deadline is
     #: this plus a margin, after which the worker is replaced and a quick move is played).
     think_seconds: float = 3.0
+    #: Cards dealt to one hand, in any round, in a room or a lab: rules that deal more are refused (the
+    #: presets deal 8 at most; the engine itself plays any deal the packs allow).
+    max_hand_size: int = 15
     #: "Test these rules" (``POST /api/lab``): games of each kind per rule set, and the search iterations a
     #: move of the skill games' expert (at most ``eights.lab.QUICK_MAX_GAMES`` and ``QUICK_MAX_BUDGET``).
     lab_games: int = 20
@@ -68,9 +71,10 @@ class Limits:
     #: Seconds a lab plays before it stops handing out games (its figures are then those of the games
     #: played); one still running ``eights.web.lab.GRACE`` seconds later is stopped with its worker.
     lab_seconds: float = 60.0
-    #: Labs one client may start, as a rate (an answer the server has kept costs nothing), and have
-    #: waiting or running at once.
-    labs_per_client: str = "20/hour"
+    #: The labs' work one client may ask for, as a rate of seconds of the lab worker's processor (a lab is
+    #: charged what its games used: heavy rules cost more; an answer the server has kept costs nothing);
+    #: and the labs one client may have waiting or running at once.
+    lab_work_per_client: str = "300/hour"
     labs_at_once_per_client: int = 1
     #: Labs waiting or running on the server at once, and the worker processes that play them.
     labs_queued: int = 8

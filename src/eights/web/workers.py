@@ -9,12 +9,15 @@ What a stranger at the table cannot do to the others:
 
 - **Overrun.** Every decision has a deadline (``BotPool.deadline``, from the moment a worker takes it).
   A worker that overruns is stopped (SIGTERM, then SIGKILL after ``GRACE``) and replaced by a fresh
-  process, and the seat plays the fallback move at once: the normal player's choice on the same view
-  (``fallback_move``), with the bot handed back as it was before the decision. That is sound: a bot
-  follows the game from the views alone, and its belief (``eights.bots.belief``) replays, at its next
-  decision, everything that happened since the last view it saw, the fallback move included. A
-  quick level's thread cannot be killed: past the deadline the seat plays the fallback and the thread
-  is left to finish on its copy of the bot, which is then dropped.
+  process, and the seat plays the fallback move at once: the normal player's rules of thumb on the same
+  view, without its turn planner (``fallback_move``: cheap whatever the hand), with the bot handed back
+  as it was before the decision. That is sound: a bot follows the game from the views alone, and its
+  belief (``eights.bots.belief``) replays, at its next decision, everything that happened since the
+  last view it saw, the fallback move included. A quick level's thread cannot be killed: it thinks on
+  a copy of the bot told the deadline (``HeuristicBot.deadline``), so its planner stops there by itself
+  (and within its node budget, ``eights.bots.turnplan.PLAN_NODES``, whatever the clock); past the
+  deadline the seat plays the fallback and the copy is dropped. A hint at the table (``hint``) is
+  worked out the same way, in the same threads.
 - **Queue ahead of everyone.** Each owner (a room's code) has a queue of its own, and one decision
   per owner is in a worker at a time (a room decides one seat at a time). The owners share the
   workers' time (weighted fair queueing): each owner's tag counts the worker time it used, from
@@ -53,9 +56,9 @@ from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 from multiprocessing.context import SpawnContext
 from multiprocessing.process import BaseProcess
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
-from eights.bots import Bot, ISMCTSBot, make_bot
+from eights.bots import Bot, HeuristicBot, Hint, ISMCTSBot, make_bot
 from eights.engine import Action, View
 
 __all__ = [
@@ -84,10 +87,12 @@ GRACE = 0.5
 #: Seconds a fresh worker may take to start (the interpreter and the package's imports); the
 #: deadline of its first decision counts only from then.
 STARTUP = 60.0
-#: Threads for the quick levels and the fallback moves (a thread past its deadline keeps one).
+#: Threads for the quick levels, the hints and the fallback moves.
 QUICK_THREADS = 4
-#: Seconds the normal player has to find a fallback move before a random legal move is played.
+#: Seconds a thread has to find a fallback move before a random legal move is played (all four busy).
 FALLBACK_SECONDS = 1.0
+
+Done = TypeVar("Done")
 
 
 class PoolClosed(RuntimeError):
@@ -99,6 +104,8 @@ class Pool(Protocol):
 
     async def choose(self, bot: Bot, view: View, owner: str) -> tuple[Action, Bot]: ...
 
+    async def hint(self, bot: Bot, view: View) -> Hint | None: ...
+
     def stats(self) -> dict[str, int | float]: ...
 
     def close(self) -> None: ...
@@ -107,12 +114,17 @@ class Pool(Protocol):
 
 
 def fallback_move(view: View) -> Action:
-    """The normal player's choice on ``view``, seeded by the view (the same view, the same move)."""
-    return make_bot("normal", len(view.history)).choose(view)
+    """A cheap legal move on ``view``: the normal player's rules of thumb, never its turn planner
+    (``HeuristicBot.fallback``), seeded by the view (the same view, the same move)."""
+    return HeuristicBot(len(view.history)).fallback(view)
 
 
 def _think(bot: Bot, view: View) -> tuple[Action, Bot]:
     return bot.choose(view), bot
+
+
+def _hint(bot: Bot, view: View) -> Hint:
+    return bot.hint(view)
 
 
 def _serve(conn: Connection) -> None:
@@ -296,19 +308,36 @@ class BotPool:
         if isinstance(bot, ISMCTSBot):
             got = await self._search(bot, view, owner)
         else:
-            got = await self._think_quick(bot, view)
+            got = await self._quick_thread(_think, bot, view)
+            if got is None:
+                self._counts["overruns"] += 1
         self._counts["decisions"] += 1
         if got is None:
             return await self.fallback(view), bot
         return got
 
-    async def _think_quick(self, bot: Bot, view: View) -> tuple[Action, Bot] | None:
-        mine = copy.deepcopy(bot)  # a thread past its deadline runs on, on its own copy
-        thinking = asyncio.get_running_loop().run_in_executor(self._quick, _think, mine, view)
+    async def hint(self, bot: Bot, view: View) -> Hint | None:
+        """``bot``'s hint on ``view`` (a quick level's: the table's hints are the normal player's), worked out
+        in a quick thread on a copy of the bot, which is left as it was; None past the deadline.
+
+        :raises PoolClosed: after ``close``.
+        """
+        if self._closed:
+            raise PoolClosed("the computer players' pool is closed")
+        return await self._quick_thread(_hint, bot, view)
+
+    async def _quick_thread(self, work: Callable[[Bot, View], Done], bot: Bot, view: View) -> Done | None:
+        """``work(bot, view)`` in a quick thread, on a copy of ``bot`` told the deadline; None past it (the
+        thread's planner stops there by itself, and the copy is dropped)."""
+        mine = copy.deepcopy(bot)
+        if isinstance(mine, HeuristicBot):
+            mine.deadline = time.perf_counter() + self.deadline
+        thinking = asyncio.get_running_loop().run_in_executor(self._quick, work, mine, view)
         done, _ = await asyncio.wait({thinking}, timeout=self.deadline)
         if not done:
-            self._counts["overruns"] += 1
             return None
+        if isinstance(mine, HeuristicBot):
+            mine.deadline = None  # the copy comes back as the seat's bot
         return thinking.result()
 
     async def _search(self, bot: ISMCTSBot, view: View, owner: str) -> tuple[Action, Bot] | None:
@@ -332,7 +361,7 @@ class BotPool:
             self._unqueue(job)  # still waiting only when its asker gave up (was cancelled)
 
     async def fallback(self, view: View) -> Action:
-        """The normal player's move (in a thread, guarded), else a random legal one; counted in ``fallbacks``."""
+        """``fallback_move`` (in a thread, guarded), else a random legal one; counted in ``fallbacks``."""
         self._counts["fallbacks"] += 1
         if not self._closed:
             finding = asyncio.get_running_loop().run_in_executor(self._quick, fallback_move, view)
