@@ -17,7 +17,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy import create_engine, text
 
 from eights.rules import load_preset
-from eights.scorecard import HandError, Sheet
+from eights.scorecard import MAX_ROUNDS, HandError, Sheet
 from eights.store import Store, database_url
 from eights.store.db import _alembic_config
 from eights.store.models import Base
@@ -350,3 +350,31 @@ def test_the_installable_app_and_its_scoring_are_served(client: TestClient) -> N
     assert refused.json()["error"] == "option 'target' is not KEY=VALUE (like stacking=true or packs=2)"
     options = client.get("/api/scoring", params=[("option", "deal=7")] * 41)
     assert options.status_code == 400 and options.json()["error"].startswith("options: give at most 40")
+
+
+# ----- what one stranger can make: rounds, views, expiry (issue 37) -----------------------------------------
+
+
+def test_a_web_sheet_holds_at_most_max_rounds_and_refuses_more_in_words(client: TestClient) -> None:
+    kept = [{"out": "Ann"}] * MAX_ROUNDS
+    code, token, sheet = new_sheet(client, preset="baby-eating", players=["Ann", "Bob"], rounds=kept)
+    assert len(sheet["rounds"]) == MAX_ROUNDS and not sheet["over"]
+    refused = client.post(f"/api/sheets/{code}/rounds", json={"token": token, "out": "Bob"})
+    assert refused.status_code == 400 and refused.json()["error"] == (
+        f"round {MAX_ROUNDS + 1} cannot be entered: a score sheet holds at most {MAX_ROUNDS} rounds; "
+        "finish the match (it is decided on the totals so far) and start a new sheet"
+    )
+    assert client.get(f"/api/sheets/{code}").json() == sheet  # unchanged
+    too_many = client.post(
+        "/api/sheets", json={"preset": "baby-eating", "players": ["Ann", "Bob"], "rounds": [*kept, {}]}
+    )
+    assert too_many.status_code == 400
+    # Rules planning more rounds than a sheet holds make no sheet, and no scoring (a schedule of a billion rounds).
+    huge = {"hands": "1000000000"}
+    for answer in (
+        client.post("/api/sheets", json={"preset": "classic", "options": huge, "players": ["Ann", "Bob"]}),
+        client.get("/api/scoring", params=[("preset", "classic"), ("option", "hands=1000000000")]),
+    ):
+        assert answer.status_code == 400
+        assert answer.json()["error"] == "hands: 1000000000 rounds are more than a score sheet holds; give at most 200"
+    assert client.get("/api/scoring", params={"preset": "baby-eating"}).json()["most_rounds"] == MAX_ROUNDS

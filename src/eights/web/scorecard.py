@@ -29,7 +29,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from eights.rules import RulesError, RuleSet
 from eights.rules.ruleset import parse_option_list
-from eights.scorecard import Sheet, SheetError, next_words, sheet_json, to_csv
+from eights.scorecard import MAX_ROUNDS, Sheet, SheetError, next_words, sheet_json, to_csv
 from eights.scorecard.scoring import pack_list, scoring_data
 from eights.store import StoreError
 from eights.store.sheets import NoSuchSheet, NotAllowed, SharedSheet, Sheets, StaleSheet
@@ -43,8 +43,6 @@ WORKER = STATIC / "scorecard-sw.js"
 MANIFEST = STATIC / "scorecard.webmanifest"
 #: Seconds between looks at the store for changes made elsewhere (``eights scorecard round`` on the same database).
 POLL = 5.0
-#: The most rounds a sheet kept offline brings to the server at once.
-MAX_KEPT_ROUNDS = 200
 #: The most options ``/api/scoring`` reads.
 MAX_OPTIONS = 40
 #: Closing code of a watcher whose sheet does not exist.
@@ -78,7 +76,7 @@ class NewSheet(BaseModel):
     options: dict[Annotated[str, Field(max_length=40)], Annotated[str, Field(max_length=80)]] = {}
     players: Annotated[list[Name], Field(max_length=8)]
     dealer: Name | None = None
-    rounds: Annotated[list[KeptRound], Field(max_length=MAX_KEPT_ROUNDS)] = []
+    rounds: Annotated[list[KeptRound], Field(max_length=MAX_ROUNDS)] = []
     finished: bool = False
 
 
@@ -205,10 +203,9 @@ def scorecard_routes(sheets: Sheets, may_start: Callable[[Request], bool] = lamb
         try:
             if len(options) > MAX_OPTIONS or any(len(item) > 120 for item in options):
                 raise RulesError(f"options: give at most {MAX_OPTIONS}, each KEY=VALUE under 120 characters")
-            rules = rules_from(preset, parse_option_list(options))
-        except RulesError as exc:
+            return scoring_data(rules_from(preset, parse_option_list(options)))
+        except (RulesError, SheetError) as exc:
             return _problem(exc)
-        return scoring_data(rules)
 
     @router.post("/api/sheets", response_model=None)
     async def new_sheet(body: NewSheet, request: Request) -> dict[str, Any] | JSONResponse:
