@@ -17,7 +17,7 @@ import pytest
 
 from eights.cards import Card
 from eights.rules import load_preset
-from eights.scorecard import MatchOverError, Sheet, to_csv, to_text
+from eights.scorecard import MAX_ROUNDS, MatchOverError, Sheet, SheetError, to_csv, to_text
 
 DERANGE = load_preset("derange")
 CLASSIC = load_preset("classic")
@@ -502,3 +502,47 @@ def test_tally_csv_counts_games_won() -> None:
     )
     assert "winners: Ann and Cid (finished early)" in to_text(sheet)
     assert "teams: Ann & Cid, Bob & Dee" in to_text(sheet)
+
+
+# ----- how many rounds a sheet holds (issue 37) --------------------------------------------------------
+
+
+def test_a_sheet_holds_the_rounds_its_rules_allow_and_at_most_max_rounds() -> None:
+    """Derange ends after its fifteen rounds; where the rules are open-ended (a target no total reaches, a
+    sheet without points) the sheet holds MAX_ROUNDS and refuses the next in words, changing nothing."""
+    derange = Sheet.new(DERANGE, ["Ann", "Bob"], dealer="Ann")
+    for _ in range(15):
+        derange.add_round("Ann", {"Bob": 0})
+    with pytest.raises(MatchOverError, match="the match is over after 15 rounds"):
+        derange.add_round("Ann", {"Bob": 0})
+    for rules, left in ((RACE, {"Bob": 0}), (BABY, None)):
+        sheet = Sheet.new(rules, ["Ann", "Bob"], dealer="Ann")
+        for _ in range(MAX_ROUNDS):
+            sheet.add_round("Ann", left)
+        before = sheet.to_dict()
+        with pytest.raises(MatchOverError) as refused:
+            sheet.add_round("Ann", left)
+        assert str(refused.value) == (
+            f"round {MAX_ROUNDS + 1} cannot be entered: a score sheet holds at most {MAX_ROUNDS} rounds; "
+            "finish the match (it is decided on the totals so far) and start a new sheet"
+        )
+        assert sheet.to_dict() == before and not sheet.over
+        sheet.finish()
+        assert sheet.over and reload(sheet) == sheet
+
+
+def test_rules_that_plan_more_rounds_than_a_sheet_holds_are_refused_at_its_start() -> None:
+    """A count of hands or a list of hand sizes past MAX_ROUNDS makes no sheet (its schedule alone would be
+    millions of rounds); a sheet saved before with such rules still opens (it is its user's own)."""
+    hands = CLASSIC.with_options({"hands": str(MAX_ROUNDS + 1)})
+    with pytest.raises(SheetError) as refused:
+        Sheet.new(hands, ["Ann", "Bob"], dealer="Ann")
+    assert str(refused.value) == f"hands: {MAX_ROUNDS + 1} rounds are more than a score sheet holds; give at most 200"
+    long = DERANGE.with_options({"rounds": ",".join(["1"] * (MAX_ROUNDS + 1))})
+    with pytest.raises(SheetError, match=f"rounds: {MAX_ROUNDS + 1} hand sizes are more rounds than a score sheet"):
+        Sheet.new(long, ["Ann", "Bob"], dealer="Ann")
+    most = Sheet.new(CLASSIC.with_options({"hands": str(MAX_ROUNDS)}), ["Ann", "Bob"], dealer="Ann")
+    assert len(most.schedule) == MAX_ROUNDS
+    saved = most.to_dict()
+    saved["rules"] = hands.to_dict()
+    assert Sheet.from_dict(saved).rules.hands == MAX_ROUNDS + 1

@@ -17,7 +17,7 @@ from typer.testing import CliRunner
 
 from eights.cli import app
 from eights.rules import load_preset
-from eights.scorecard import Sheet
+from eights.scorecard import MAX_ROUNDS, Sheet
 from eights.store import Store, database_url
 from eights.store.sheets import Sheets
 
@@ -426,3 +426,23 @@ def test_points_are_digits_0_to_9_within_the_pack(points: str) -> None:
 def test_points_in_baby_eating_are_refused() -> None:
     sheet_id = new_sheet("--variant", "baby-eating", "--players", "Ann,Bob,Cid,Dee", "--dealer", "Ann")
     assert "baby-eating keeps no points" in refused("round", str(sheet_id), "--out", "Ann", "--points", "Bob=5")
+
+
+def test_a_round_past_what_a_sheet_holds_is_refused_in_one_line() -> None:
+    """The terminal shares the sheet's rule: a sheet without points holds MAX_ROUNDS games, and the next is
+    refused in words (the sheet unchanged); rules planning more rounds make no sheet."""
+    sheet_id = new_sheet("--variant", "baby-eating", "--players", "Ann,Bob", "--dealer", "Ann")
+    store = Store(database_url())
+    try:
+        Sheets(store).change(sheet_id, lambda sheet: [sheet.add_round("Ann") for _ in range(MAX_ROUNDS)])
+    finally:
+        store.close()
+    before, _ = saved(sheet_id)
+    line = refused("round", str(sheet_id), "--out", "Bob")
+    assert line == (
+        f"eights: error: round {MAX_ROUNDS + 1} cannot be entered: a score sheet holds at most {MAX_ROUNDS} rounds; "
+        "finish the match (it is decided on the totals so far) and start a new sheet"
+    )
+    assert saved(sheet_id)[0] == before
+    line = refused("new", "--variant", "classic", "--option", "hands=1000", "--players", "Ann,Bob", "--dealer", "Ann")
+    assert line == f"eights: error: hands: 1000 rounds are more than a score sheet holds; give at most {MAX_ROUNDS}"

@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from eights.rules import PRESETS, load_preset
-from eights.scorecard import Sheet, SheetError, next_words, sheet_json
+from eights.scorecard import MAX_ROUNDS, Sheet, SheetError, next_words, sheet_json
 from eights.scorecard.scoring import scoring_data
 
 #: (preset, options): every preset as it comes, and options that change the scoring or the end of the match.
@@ -142,3 +142,35 @@ def test_the_scoring_of_unknown_rules_is_refused_in_one_line(live_server: Any) -
         assert json.load(exc)["error"].startswith("unknown preset 'poker'; valid: classic")
     else:
         raise AssertionError("an unknown preset was scored")
+
+
+REFUSED_IN_JS = """async ([rules, sheet, entry]) => {
+  const scoring = await import("/static/scoring.js");
+  try {
+    scoring.addRound(rules, sheet, entry);
+  } catch (problem) {
+    return problem.message;
+  }
+  return null;
+}"""
+
+
+def test_the_phone_refuses_a_round_past_what_a_sheet_holds_in_the_cores_words(chromium: Any, live_server: Any) -> None:
+    """A sheet kept offline holds as many rounds as the server's: the next is refused on the phone, as the core
+    refuses it."""
+    with urllib.request.urlopen(f"{live_server.base}/api/scoring?preset=baby-eating") as answer:
+        data = json.load(answer)
+    sheet = Sheet.new(load_preset("baby-eating"), ["Ann", "Bob"], "Ann")
+    for _ in range(MAX_ROUNDS):
+        sheet.add_round("Ann")
+    with pytest.raises(SheetError) as core:
+        sheet.add_round("Bob")
+    kept = {**sheet.to_dict(), "rounds": [{"out": "Ann", "left": {}}] * MAX_ROUNDS}
+    page = chromium.new_page()
+    try:
+        page.goto(f"{live_server.base}/scorecard")
+        below = {**kept, "rounds": kept["rounds"][1:]}
+        assert page.evaluate(REFUSED_IN_JS, [data, below, {"out": "Bob", "left": {}}]) is None
+        assert page.evaluate(REFUSED_IN_JS, [data, kept, {"out": "Bob", "left": {}}]) == str(core.value)
+    finally:
+        page.close()

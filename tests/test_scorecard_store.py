@@ -35,7 +35,7 @@ def saved_data(store: Store, sheet_id: int) -> tuple[object, object]:
 def test_the_schema_matches_the_models_after_the_migrations(store: Store) -> None:
     with store.engine.connect() as connection:
         context = MigrationContext.configure(connection)
-        assert context.get_current_revision() == "0006"
+        assert context.get_current_revision() == "0007"
         assert compare_metadata(context, Base.metadata) == []
 
 
@@ -54,7 +54,7 @@ def test_a_database_of_the_previous_schema_gains_the_sheets_table_and_keeps_its_
     finally:
         store.close()
     with sqlite3.connect(path) as connection:
-        assert connection.execute("SELECT version_num FROM alembic_version").fetchall() == [("0006",)]
+        assert connection.execute("SELECT version_num FROM alembic_version").fetchall() == [("0007",)]
 
 
 def test_every_change_is_saved_as_it_happens(store: Store) -> None:

@@ -9,9 +9,10 @@ import json
 import os
 import random
 import signal
+import threading
 import time
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -20,10 +21,12 @@ from fastapi.testclient import TestClient
 from starlette.testclient import WebSocketTestSession
 from websockets.sync.client import connect
 
+from eights.record import GameRecord
 from eights.store import Store, database_url
 from eights.store.matches import Reviews
 from eights.web.app import create_app
 from eights.web.settings import Limits, Settings
+from tests.browser import PATIENCE
 
 #: Scripted clients send far faster than people; a small review budget keeps the tests quick.
 QUICK = Limits(messages_per_second=10_000, message_burst=20_000, review_deals=8, review_iterations=100)
@@ -191,7 +194,7 @@ FAST_AND_LONG = {
 def test_a_stopped_server_leaves_no_review_worker(tmp_path: Path, kill: bool) -> None:
     """A review far longer than the test, under way in ``eights serve``: stopped as a service manager stops it
     (SIGTERM) or killed (SIGKILL), the server leaves none of its review workers behind."""
-    from tests.browser import PATIENCE, LiveServer
+    from tests.browser import LiveServer
     from tests.test_web_killed import act, post
     from tests.test_web_workers import alive, kill_left, started_workers
 
@@ -301,3 +304,132 @@ def test_a_review_whose_workers_keep_dying_stops_at_once_in_words(store: Store) 
         assert Reviews(store).get(match_of(client, room), "0|48|600") is None
         assert review(client, room, "get").status_code == 404
         assert review(client, room).status_code == 202
+
+
+class HeldStore(Store):
+    """The real store, whose next reading of a match's record (``hold``) waits until the test lets it go on:
+    a review held while it reads its match."""
+
+    def __init__(self, url: str) -> None:
+        super().__init__(url)
+        self.holding = False
+        self.reading = threading.Event()
+        self.go_on = threading.Event()
+
+    def hold(self) -> None:
+        self.holding = True
+
+    def record(self, match_id: int) -> GameRecord:
+        if self.holding:
+            self.holding = False
+            self.reading.set()
+            assert self.go_on.wait(PATIENCE), "the test never let the reading go on"
+        return super().record(match_id)
+
+
+class HeldReviews(Reviews):
+    """The real kept reviews, whose next ``keep`` waits until the test lets it go on."""
+
+    def __init__(self, store: Store) -> None:
+        super().__init__(store)
+        self.keeping = threading.Event()
+        self.go_on = threading.Event()
+
+    def keep(self, match_id: int, key: str, data: dict[str, Any]) -> None:
+        self.keeping.set()
+        assert self.go_on.wait(PATIENCE), "the test never let the keeping go on"
+        super().keep(match_id, key, data)
+
+
+def in_thread(call: Callable[[], Any]) -> Callable[[], Any]:
+    """Start ``call`` in a thread; the function returned waits for its answer."""
+    answers: list[Any] = []
+    thread = threading.Thread(target=lambda: answers.append(call()))
+    thread.start()
+
+    def answer() -> Any:
+        thread.join(PATIENCE)
+        assert answers, "the call never answered"
+        return answers[0]
+
+    return answer
+
+
+def test_a_review_stopped_while_its_match_is_read_never_runs(tmp_path: Path) -> None:
+    """Stopped between its ask and the start of its decisions (its match still being read): it is stopped.
+    Its asker is told so, no worker starts, nothing is kept, it counts in reviews_at_once until its reading
+    ended, and it may be asked for again."""
+    store = HeldStore(database_url(str(tmp_path / "held.db")))
+    try:
+        with serve(store, reviews_at_once=1, review_deals=200, review_iterations=3000) as client:
+            reviewer = client.app.state.reviewer  # type: ignore[attr-defined]
+            room = played_room(client)
+            store.hold()
+            asked = in_thread(lambda: review(client, room))
+            assert store.reading.wait(PATIENCE)
+            stopped = review(client, room, "delete")
+            assert stopped.status_code == 200 and stopped.json()["state"] == "stopped"
+            assert reviewer.running() == 1  # its reading goes on: it still counts
+            again = review(client, room)
+            assert again.status_code == 429 and "as many matches as it can" in again.json()["error"]
+            store.go_on.set()
+            answer = asked()
+            assert answer.status_code == 409 and answer.json()["code"] == "stopped", answer.text
+            assert reviewer.running() == 0 and reviewer.slots.pids() == []  # nothing ran
+            assert review(client, room, "get").status_code == 404
+            assert Reviews(store).get(match_of(client, room), "0|200|3000") is None
+            assert review(client, room).status_code == 202  # asked again: it starts anew, counted
+            assert reviewer.running() == 1
+    finally:
+        store.close()
+
+
+def test_a_review_being_kept_cannot_be_stopped(store: Store) -> None:
+    """A stop that comes once every decision is made (the review being kept) is refused in words: the review
+    is kept, and given."""
+    with serve(store) as client:
+        reviewer = client.app.state.reviewer  # type: ignore[attr-defined]
+        kept = reviewer.kept = HeldReviews(store)
+        room = played_room(client)
+        assert review(client, room).status_code in (200, 202)
+        assert kept.keeping.wait(PATIENCE)
+        refused = review(client, room, "delete")
+        assert refused.status_code == 409 and "done and being kept" in refused.json()["error"]
+        kept.go_on.set()
+        answer = review(client, room, "get")
+        while answer.json()["state"] == "running":
+            answer = review(client, room, "get")
+        assert answer.status_code == 200 and answer.json()["state"] == "done"
+        assert Reviews(store).get(match_of(client, room), "0|8|100") is not None
+
+
+def test_a_review_stopped_before_its_task_ever_ran_is_stopped(tmp_path: Path) -> None:
+    """The stop comes in the very loop step after the ask (its task not started yet): the ask says it was
+    stopped, nothing counts or runs, and the next ask starts one."""
+    from eights.web.guard import Guard
+    from eights.web.reviews import Reviewer, ReviewError
+    from eights.web.rooms import Hub
+    from eights.web.workers import BotPool
+    from tests.test_web_leaks import Audit, play_room
+
+    store = Store(database_url(str(tmp_path / "unstarted.db")))
+
+    async def main() -> None:
+        hub = Hub(store, BotPool(), pace=0)
+        reviewer = Reviewer(store, QUICK, Guard(QUICK))
+        await play_room(hub, Audit(), "classic", 2, random.Random(5))
+        (room,) = hub.rooms.values()
+        assert room.match_id is not None
+        asking = asyncio.ensure_future(reviewer.ask(room.match_id, 0, room.rules, "client"))
+        await asyncio.sleep(0)  # the ask's first step: its review registered, its task not run yet
+        assert reviewer.stop(room.match_id, 0)["state"] == "stopped"
+        with pytest.raises(ReviewError) as stopped:
+            await asking
+        assert stopped.value.code == "stopped" and reviewer.running() == 0 and reviewer.slots.pids() == []
+        assert (await reviewer.ask(room.match_id, 0, room.rules, "client"))["state"] == "running"
+        assert reviewer.running() == 1
+        await reviewer.close()
+        await hub.close()
+
+    asyncio.run(main())
+    store.close()

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -17,11 +18,13 @@ from fastapi.testclient import TestClient
 from sqlalchemy import create_engine, text
 
 from eights.rules import load_preset
-from eights.scorecard import HandError, Sheet
+from eights.scorecard import MAX_ROUNDS, HandError, Sheet
 from eights.store import Store, database_url
 from eights.store.db import _alembic_config
+from eights.store.matches import now
 from eights.store.models import Base
-from eights.store.sheets import NoSuchSheet, NotAllowed, Sheets, StaleSheet
+from eights.store.sheets import NoSuchSheet, NotAllowed, SharedSheet, Sheets, StaleSheet
+from eights.web import scorecard
 from eights.web.app import create_app
 
 DERANGE = load_preset("derange")
@@ -291,7 +294,7 @@ def test_a_database_of_schema_0003_gains_the_links_and_keeps_its_sheets(tmp_path
     try:
         with store.engine.connect() as connection:
             context = MigrationContext.configure(connection)
-            assert context.get_current_revision() == "0006"
+            assert context.get_current_revision() == "0007"
             assert compare_metadata(context, Base.metadata) == []
         sheets = Sheets(store)
         (sheet_id,) = [summary.id for summary in sheets.list()]
@@ -350,3 +353,108 @@ def test_the_installable_app_and_its_scoring_are_served(client: TestClient) -> N
     assert refused.json()["error"] == "option 'target' is not KEY=VALUE (like stacking=true or packs=2)"
     options = client.get("/api/scoring", params=[("option", "deal=7")] * 41)
     assert options.status_code == 400 and options.json()["error"].startswith("options: give at most 40")
+
+
+# ----- what one stranger can make: rounds, views, expiry (issue 37) -----------------------------------------
+
+
+def test_a_web_sheet_holds_at_most_max_rounds_and_refuses_more_in_words(client: TestClient) -> None:
+    kept = [{"out": "Ann"}] * MAX_ROUNDS
+    code, token, sheet = new_sheet(client, preset="baby-eating", players=["Ann", "Bob"], rounds=kept)
+    assert len(sheet["rounds"]) == MAX_ROUNDS and not sheet["over"]
+    refused = client.post(f"/api/sheets/{code}/rounds", json={"token": token, "out": "Bob"})
+    assert refused.status_code == 400 and refused.json()["error"] == (
+        f"round {MAX_ROUNDS + 1} cannot be entered: a score sheet holds at most {MAX_ROUNDS} rounds; "
+        "finish the match (it is decided on the totals so far) and start a new sheet"
+    )
+    assert client.get(f"/api/sheets/{code}").json() == sheet  # unchanged
+    too_many = client.post(
+        "/api/sheets", json={"preset": "baby-eating", "players": ["Ann", "Bob"], "rounds": [*kept, {}]}
+    )
+    assert too_many.status_code == 400
+    # Rules planning more rounds than a sheet holds make no sheet, and no scoring (a schedule of a billion rounds).
+    huge = {"hands": "1000000000"}
+    for answer in (
+        client.post("/api/sheets", json={"preset": "classic", "options": huge, "players": ["Ann", "Bob"]}),
+        client.get("/api/scoring", params=[("preset", "classic"), ("option", "hands=1000000000")]),
+    ):
+        assert answer.status_code == 400
+        assert answer.json()["error"] == "hands: 1000000000 rounds are more than a score sheet holds; give at most 200"
+    assert client.get("/api/scoring", params={"preset": "baby-eating"}).json()["most_rounds"] == MAX_ROUNDS
+
+
+def test_a_sheets_view_is_made_once_per_change_however_many_read_it(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """GETs and followers of a sheet share one view per revision: made when the sheet changes (here, on the
+    web or at the terminal on the same database), never again for a reader."""
+    made: list[int] = []
+    make = scorecard.sheet_view
+
+    def counted(shared: SharedSheet) -> dict[str, Any]:
+        made.append(shared.revision)
+        return make(shared)
+
+    monkeypatch.setattr(scorecard, "sheet_view", counted)
+    code, token, sheet = new_sheet(client)
+    url = f"/api/sheets/{code}"
+    assert [client.get(url).json() for _ in range(5)] == [sheet] * 5 and made == [0]
+    with client.websocket_connect(f"/ws/sheets/{code}") as one, client.websocket_connect(f"/ws/sheets/{code}") as two:
+        assert one.receive_json() == two.receive_json() == sheet
+        changed = write(client, "POST", f"{url}/rounds", token=token, revision=0, out="Ann", left={"Bob": 3, "Cid": 4})
+        assert one.receive_json() == two.receive_json() == changed
+        assert client.get(url).json() == changed and made == [0, 1]
+    desk = client.app.state.sheets  # type: ignore[attr-defined]
+    desk.sheets.change(desk.sheets.shared(code).id, lambda s: s.add_round("Bob", {"Ann": 1, "Cid": 2}))
+    assert [client.get(url).json()["revision"] for _ in range(3)] == [2] * 3 and made == [0, 1, 2]
+    stale = client.post(f"{url}/undo", json={"token": token, "revision": 1})
+    assert stale.status_code == 409 and stale.json()["sheet"]["revision"] == 2 and made == [0, 1, 2]
+    said = write(client, "POST", f"{url}/undo", token=token, revision=2)
+    assert said["said"] == "undid the entry of round 2" and said["revision"] == 3 and made == [0, 1, 2, 3]
+
+
+def test_a_sheet_made_on_the_web_expires_once_nobody_used_it_for_sheet_seconds(client: TestClient) -> None:
+    """Swept like the rooms, with the desk's clock: a look keeps a web sheet (written down at the next sweep);
+    one nobody looked at or changed for sheet_seconds is forgotten. A terminal sheet, shared or not, stays."""
+    desk = client.app.state.sheets  # type: ignore[attr-defined]
+    life = timedelta(seconds=desk.limits.sheet_seconds)
+    assert life == timedelta(days=30)
+    start = now()
+    code, _, _ = new_sheet(client)
+    mine = desk.sheets.new(Sheet.new(CLASSIC, ["Ann", "Bob"], dealer="Ann"))  # made at the terminal
+    mine_code, _ = desk.sheets.share(mine)
+
+    def sweep_at(moment: datetime) -> list[str]:
+        desk.clock = lambda: moment
+        gone: list[str] = client.portal.call(desk.sweep)  # type: ignore[union-attr]
+        return gone
+
+    minute = timedelta(minutes=1)
+    looked = start + life - minute
+    assert client.get(f"/api/sheets/{code}").status_code == 200
+    assert sweep_at(looked) == []  # the look, written down now
+    assert sweep_at(looked + life - minute) == []  # not unused for sheet_seconds yet
+    assert sweep_at(looked + life + minute) == [code]
+    answer = client.get(f"/api/sheets/{code}")
+    assert answer.status_code == 404 and "no score sheet with the code" in answer.json()["error"]
+    assert sweep_at(start + 100 * life) == []
+    assert client.get(f"/api/sheets/{mine_code}").status_code == 200
+    assert desk.sheets.get(mine).players == ("Ann", "Bob")
+
+
+def test_only_sheets_made_on_the_web_expire_and_a_use_or_a_change_keeps_them(store: Store) -> None:
+    sheets = Sheets(store)
+    start = now()
+    web = sheets.new(Sheet.new(CLASSIC, ["Ann", "Bob"], dealer="Ann"), web=True)
+    web_code, _ = sheets.share(web)
+    mine = sheets.new(Sheet.new(CLASSIC, ["Ann", "Bob"], dealer="Ann"))
+    mine_code, _ = sheets.share(mine)
+    day = timedelta(days=1)
+    sheets.touch([web_code, mine_code], start - 10 * day)  # used long ago (a touch makes no terminal sheet expire)
+    assert sheets.expire(start - day) == []  # changed (made) since
+    sheets.touch([web_code], start + 5 * day)
+    assert sheets.expire(start + 4 * day) == []  # used since
+    assert sheets.expire(start + 6 * day) == [web_code]
+    with pytest.raises(NoSuchSheet):
+        sheets.shared(web_code)
+    assert sheets.expire(start + 1000 * day) == [] and sheets.shared(mine_code).id == mine

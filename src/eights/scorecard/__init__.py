@@ -19,12 +19,13 @@ from eights.scorecard.export import (
     to_text,
     totals_words,
 )
-from eights.scorecard.setup import MAX_PLAYERS, MIN_PLAYERS, Setup
+from eights.scorecard.setup import MAX_PLAYERS, MAX_ROUNDS, MIN_PLAYERS, Setup
 from eights.scorecard.sheet import FORMAT, RoundResult, Sheet, Standing
 
 __all__ = [
     "FORMAT",
     "MAX_PLAYERS",
+    "MAX_ROUNDS",
     "MIN_PLAYERS",
     "HandError",
     "Left",

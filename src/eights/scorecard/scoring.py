@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from eights.rules import RulesError, RuleSet
-from eights.scorecard.setup import MAX_PLAYERS, MIN_PLAYERS, Setup
+from eights.scorecard.setup import MAX_PLAYERS, MAX_ROUNDS, MIN_PLAYERS, Setup
 from eights.scorecard.sheet import Sheet
 
 #: The version of the layout below; the page refuses data of another version.
@@ -62,7 +62,10 @@ def scoring_data(rules: RuleSet) -> dict[str, Any]:
     ``scoring`` is ``own_hand`` (everyone but the player out adds their own hand) or ``winner_collects``
     (the player out scores the others' hands; a blocked round's single winner the differences);
     ``blocked`` says who wins a blocked round; ``lowest_wins`` which total wins; ``schedule`` and
-    ``hands`` end the match after so many rounds, ``target`` (per player count) when a total reaches it.
+    ``hands`` end the match after so many rounds, ``target`` (per player count) when a total reaches it;
+    ``most_rounds`` is the most a sheet holds (``MAX_ROUNDS``).
+
+    :raises SheetError: for rules that plan more rounds than a sheet holds.
     """
     tables = {}
     for players in range(MIN_PLAYERS, MAX_PLAYERS + 1):
@@ -82,6 +85,7 @@ def scoring_data(rules: RuleSet) -> dict[str, Any]:
         "teams": bool(rules.teams),
         "schedule": len(rules.schedule),
         "hands": rules.hands,
+        "most_rounds": MAX_ROUNDS,
         "tables": tables,
     }
 

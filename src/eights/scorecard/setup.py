@@ -18,6 +18,9 @@ from eights.scorecard.errors import PlayerError, SheetError
 
 MIN_PLAYERS = 2
 MAX_PLAYERS = 8
+#: The most rounds a sheet holds: all a schedule or a count of hands plans (a sheet refuses rules that plan
+#: more), and where the rules play to a target or keep no points (open-ended), far more than an evening's.
+MAX_ROUNDS = 200
 
 
 def player_list(names: Sequence[str]) -> str:
@@ -95,9 +98,9 @@ class Setup:
     ) -> Setup:
         """A checked setup; the first dealer named, or drawn with ``rng`` (a ``random.Random`` or a seed).
 
-        :raises SheetError: for a bad player count or name, players the rules cannot seat,
-            an unknown dealer, or neither a dealer nor a way to draw one. ``stored`` reads the names
-            of a saved sheet (see ``read_names``).
+        :raises SheetError: for a bad player count or name, players the rules cannot seat, rules that plan
+            more than ``MAX_ROUNDS`` rounds, an unknown dealer, or neither a dealer nor a way to draw one.
+            ``stored`` reads the names and rules of a saved sheet as they were accepted (see ``read_names``).
         """
         if not isinstance(rules, RuleSet):
             raise SheetError("rules: give a rule set (a preset like load_preset('derange'), or house rules)")
@@ -106,6 +109,16 @@ class Setup:
             rules.check_players(len(names))
         except RulesError as exc:
             raise PlayerError(str(exc)) from None
+        if rules.score_keeping and not stored:
+            if len(rules.schedule) > MAX_ROUNDS:
+                raise SheetError(
+                    f"rounds: {len(rules.schedule)} hand sizes are more rounds than a score sheet holds; "
+                    f"give at most {MAX_ROUNDS}"
+                )
+            if not rules.schedule and rules.hands > MAX_ROUNDS:
+                raise SheetError(
+                    f"hands: {rules.hands} rounds are more than a score sheet holds; give at most {MAX_ROUNDS}"
+                )
         if dealer is not None:
             first = seat_of(names, dealer, "dealer")
         elif rng is not None:

@@ -28,7 +28,7 @@ from eights.scorecard.entry import (
     score_entry,
 )
 from eights.scorecard.errors import MatchOverError, RoundNumberError, SheetError
-from eights.scorecard.setup import Setup, count_words, player_list
+from eights.scorecard.setup import MAX_ROUNDS, Setup, count_words, player_list
 
 #: The version of ``Sheet.to_dict``'s layout.
 FORMAT = 1
@@ -252,10 +252,15 @@ class Sheet:
         """Enter the next round: who went out (None: the round was blocked, D5) and, for each
         other player, their points or their cards left (``{"Bob": 12, "Cid": "8H KS"}``).
 
-        :raises SheetError: for a round after the match has ended, or an impossible entry.
+        :raises SheetError: for a round after the match has ended, past ``MAX_ROUNDS``, or an impossible entry.
         """
         if self.over:
             raise MatchOverError(self._over_message() + "; edit or delete a past round, or undo")
+        if len(self._rounds) >= MAX_ROUNDS:
+            raise MatchOverError(
+                f"round {self.next_round} cannot be entered: a score sheet holds at most {MAX_ROUNDS} rounds; "
+                "finish the match (it is decided on the totals so far) and start a new sheet"
+            )
         entry = read_entry(self.setup, out, left)
         self._commit((*self._rounds, entry), self._finished, _Change("add"))
         return self._results[-1]

@@ -122,6 +122,9 @@ class SheetRow(Base):
     edit_hash: Mapped[str | None] = mapped_column(String(64))
     #: One more at every saved change, so an edit made on an older view of the sheet can be refused.
     revision: Mapped[int] = mapped_column(Integer, server_default="0")
+    #: When a sheet made on the web was last changed or looked at there (it expires when nobody uses it for
+    #: long); None for a sheet made at the terminal, the user's own, which never expires.
+    web_used_at: Mapped[datetime | None] = mapped_column(index=True)
 
 
 class ReviewRow(Base):

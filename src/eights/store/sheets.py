@@ -11,6 +11,10 @@ A sheet kept on the web has two links: a read-only one, whose code (``view_code`
 and an edit link, whose token only the browser that keeps it knows (the store holds its hash).
 ``change_shared`` makes a change only with that token, and only on the revision of the sheet the
 person was shown, so a change made on a phone showing an older sheet is refused.
+
+A sheet made on the web (``new(sheet, web=True)``) keeps when it was last used there (``touch``), and
+``expire`` forgets those nobody used for long; a sheet made at the terminal is the user's own and never
+expires, shared on the web or not.
 """
 
 from __future__ import annotations
@@ -19,12 +23,12 @@ import builtins
 import contextlib
 import hmac
 import secrets
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, TypeVar
 
-from sqlalchemy import select
+from sqlalchemy import delete, select, update
 from sqlalchemy.orm import Session as DbSession
 
 from eights.rules import RulesError, RuleSet
@@ -173,8 +177,9 @@ class Sheets:
 
     # ----- one sheet -------------------------------------------------------------------------------------
 
-    def new(self, sheet: Sheet) -> int:
-        """Save a new sheet; its players' names are remembered for the next. Returns its id."""
+    def new(self, sheet: Sheet, web: bool = False) -> int:
+        """Save a new sheet; its players' names are remembered for the next. Returns its id. A sheet made on
+        the ``web`` expires when nobody uses it for long (``expire``)."""
         store = self.store
         with translated(store.url), self._writing() as db, db.begin():
             moment = now()
@@ -185,6 +190,7 @@ class Sheets:
                 names=list(sheet.players),
                 finished=sheet.over,
                 data=sheet.to_dict(),
+                web_used_at=moment if web else None,
             )
             db.add(row)
             db.flush()
@@ -287,6 +293,27 @@ class Sheets:
             _write(row, sheet)
             shared = SharedSheet(row.id, code, row.revision, sheet)
         return shared, result
+
+    def touch(self, codes: Collection[str], moment: datetime) -> None:
+        """The sheets made on the web whose codes are ``codes`` were used at ``moment`` (looked at or changed)."""
+        if codes:
+            with translated(self.store.url), self._writing() as db, db.begin():
+                db.execute(
+                    update(SheetRow)
+                    .where(SheetRow.view_code.in_(codes), SheetRow.web_used_at.is_not(None))
+                    .values(web_used_at=moment)
+                )
+
+    def expire(self, before: datetime) -> builtins.list[str]:
+        """Forget every sheet made on the web that was neither used there nor changed since ``before``.
+
+        :returns: their codes.
+        """
+        with translated(self.store.url), self._writing() as db, db.begin():
+            old = (SheetRow.web_used_at < before) & (SheetRow.updated_at < before)
+            codes = db.scalars(select(SheetRow.view_code).where(old)).all()
+            db.execute(delete(SheetRow).where(old))
+        return [code for code in codes if code is not None]
 
     def _by_code(self, db: DbSession, code: str, lock: bool = False) -> SheetRow:
         query = select(SheetRow).where(SheetRow.view_code == code)

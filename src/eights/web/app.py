@@ -49,7 +49,7 @@ from eights.web.protocol import (
 )
 from eights.web.reviews import Reviewer, ReviewError
 from eights.web.rooms import DEFAULT_AWAY, HERE, Connection, Hub, Room, RoomError, new_token, rules_from
-from eights.web.scorecard import scorecard_routes
+from eights.web.scorecard import SheetDesk, scorecard_routes
 from eights.web.settings import Settings
 from eights.web.workers import Pool
 
@@ -323,13 +323,16 @@ def create_app(
     hub = Hub(store, pool, pace=pace, limits=limits, cluster=cluster)
     labs = LabDesk(limits, hub.guard)
     reviewer = Reviewer(store, limits, hub.guard)
+    sheets = SheetDesk(Sheets(store), limits, may_start=lambda request: hub.guard.make_sheet(client_of(request)))
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
         await hub.restore()
         hub.start_sweeping()
+        sheets.start_sweeping()
         hub.start_cluster()
         yield
+        sheets.close()
         await reviewer.close()
         await hub.close()
         await labs.aclose()
@@ -338,11 +341,10 @@ def create_app(
     app.state.hub = hub
     app.state.labs = labs
     app.state.reviewer = reviewer
+    app.state.sheets = sheets
     app.state.settings = settings
     app.mount("/static", StaticFiles(directory=str(STATIC), check_dir=False), name="static")
-    app.include_router(
-        scorecard_routes(Sheets(store), may_start=lambda request: hub.guard.make_sheet(client_of(request)))
-    )
+    app.include_router(scorecard_routes(sheets))
 
     @app.exception_handler(RequestValidationError)
     async def bad_request(_: Request, exc: RequestValidationError) -> JSONResponse:

@@ -10,6 +10,13 @@ made again by a fresh one, and a second death stops the review in words.
 A client asks for ``reviews_per_client`` at most; a review kept in the store (under the same key as
 ``eights review --seat N`` with those settings) is given again at once, uncounted.
 
+A review exists from the moment it is asked for: it is one task from the first step (reading the match
+in a thread) to the last (keeping it), counted in ``reviews_at_once`` until that task has ended, and its
+thread and worker with it. Stopped at any moment, it stops there: while the match is being read, the
+reading stops at its next step and nothing more starts (its asker is told it was stopped); while its
+decisions are made, its worker is stopped. Once its last decision is made it is being kept, and a stop
+then is refused in words (the review is done: a second look gives it).
+
 The page follows a review by asking for it again (``look``): how many decisions are done, then the
 review, each decision with the table as its seat saw it, drawn as the table is (``review_json``).
 """
@@ -17,6 +24,7 @@ review, each decision with the table as its seat saw it, drawn as the table is (
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from dataclasses import dataclass, field, replace
 from multiprocessing.connection import Connection
@@ -59,13 +67,25 @@ class Job:
 
     match_id: int
     seat: int
-    total: int
+    total: int = 0
     done: int = 0
     error: str | None = None
-    task: asyncio.Task[None] | None = field(default=None, repr=False)
+    #: The ``ReviewError`` code its error is said with.
+    code: str = "review_failed"
+    #: Set by ``stop``; the reading of the match (in its thread) looks at it between its steps.
+    stopped: bool = False
+    #: Its decisions are all made, and it is being kept: too late to stop.
+    keeping: bool = False
+    #: Set once its decisions to review are known, or once it ended before.
+    ready: asyncio.Event = field(default_factory=asyncio.Event, repr=False)
+    task: asyncio.Task[None] = field(init=False, repr=False)
 
     def progress(self) -> dict[str, Any]:
         return {"state": "running", "done": self.done, "total": self.total}
+
+
+class Stopped(Exception):
+    """The reading of a stopped review's match, given up between two steps."""
 
 
 class Reviewer:
@@ -77,7 +97,10 @@ class Reviewer:
         self.limits = limits
         self.guard = guard
         self.settings = ReviewSettings(deals=limits.review_deals, iterations=limits.review_iterations)
+        #: The reviews their askers may look at or stop, by match and seat (one that failed, until said once).
         self.jobs: dict[tuple[int, int], Job] = {}
+        #: Every review whose task has not ended, stopped ones too: what ``reviews_at_once`` counts.
+        self.live: set[Job] = set()
         self.slots = WorkerSlots(limits.reviews_at_once, _serve_reviews, "eights-review")
 
     def key(self, seat: int) -> str:
@@ -85,7 +108,8 @@ class Reviewer:
         return f"{seat}|{self.settings.deals}|{self.settings.iterations}"
 
     def running(self) -> int:
-        return sum(job.error is None for job in self.jobs.values())
+        """Reviews that exist now (from their ask to the end of their task, stopped or not)."""
+        return len(self.live)
 
     def look(self, match_id: int, seat: int, rules: RuleSet) -> dict[str, Any]:
         """The seat's review of the match: done (with the review), under way (with its progress).
@@ -96,7 +120,7 @@ class Reviewer:
         job = self.jobs.get((match_id, seat))
         if job is not None and job.error is not None:
             del self.jobs[(match_id, seat)]
-            raise ReviewError("review_failed", job.error, 503)
+            raise ReviewError(job.code, job.error, 503)
         if job is not None:
             return job.progress()
         kept = self._kept(match_id, seat)
@@ -105,60 +129,98 @@ class Reviewer:
         return review_json(kept, rules, seat)
 
     async def ask(self, match_id: int, seat: int, rules: RuleSet, client: str) -> dict[str, Any]:
-        """Start the seat's review of the (finished) match, or say how the one asked for stands.
+        """Start the seat's review of the (finished) match, or say how the one asked for stands, once its
+        decisions to review are known (an ask while they are read waits for the same reading).
 
         :raises ReviewError: when the server reviews as many matches as it may, the client asked for its
-            share, or the store fails.
+            share, the store fails, or the review was stopped (or failed) before it began.
         """
-        job = self.jobs.get((match_id, seat))
-        if job is not None and job.error is None:
-            return job.progress()
-        kept = self._kept(match_id, seat)
-        if kept is not None:
-            return review_json(kept, rules, seat)
-        self.jobs.pop((match_id, seat), None)
-        if self.running() >= self.limits.reviews_at_once:
-            raise ReviewError("busy", "the server is reviewing as many matches as it can: try again in a minute", 429)
-        if not self.guard.make_review(client):
-            raise ReviewError(
-                "too_fast",
-                f"too many reviews asked for from your address (at most {self.limits.reviews_per_client})",
-                429,
-            )
-        job = self.jobs[(match_id, seat)] = Job(match_id, seat, 0)  # (taken now: the next ask waits for it)
-        try:
-            tasks, review = await asyncio.to_thread(self._prepare, match_id, seat)
-        except StoreError as exc:
-            del self.jobs[(match_id, seat)]
-            raise ReviewError("store", str(exc), 503) from None
-        job.total = len(tasks)
-        job.task = asyncio.get_running_loop().create_task(self._run(job, tasks, review))
+        key = (match_id, seat)
+        job = self.jobs.get(key)
+        if job is None or job.error is not None:
+            kept = self._kept(match_id, seat)
+            if kept is not None:
+                return review_json(kept, rules, seat)
+            self.jobs.pop(key, None)
+            if self.running() >= self.limits.reviews_at_once:
+                words = "the server is reviewing as many matches as it can: try again in a minute"
+                raise ReviewError("busy", words, 429)
+            if not self.guard.make_review(client):
+                raise ReviewError(
+                    "too_fast",
+                    f"too many reviews asked for from your address (at most {self.limits.reviews_per_client})",
+                    429,
+                )
+            job = self._start(key)
+        await job.ready.wait()
+        if job.stopped:
+            raise ReviewError("stopped", "the review was stopped: nothing was kept; Review starts it again", 409)
+        if job.error is not None:
+            if self.jobs.get(key) is job:  # said once (another ask may have said it already)
+                del self.jobs[key]
+            raise ReviewError(job.code, job.error, 503)
         return job.progress()
 
-    def stop(self, match_id: int, seat: int) -> dict[str, Any]:
-        """Stop the seat's review under way (nothing of it is kept; its worker is stopped).
+    def _start(self, key: tuple[int, int]) -> Job:
+        """A new review of ``key``, there at once (before anything is awaited): a stop finds it, and
+        ``reviews_at_once`` counts it until its task has ended, however it ends (even cancelled unstarted)."""
+        job = self.jobs[key] = Job(*key)
+        job.task = asyncio.get_running_loop().create_task(self._run(job))
+        self.live.add(job)
+        job.task.add_done_callback(lambda _: self._ended(job))
+        return job
 
-        :raises ReviewError: when none is under way.
+    def _ended(self, job: Job) -> None:
+        self.live.discard(job)  # (first: an ask woken by ``ready`` finds it no longer counted)
+        job.ready.set()
+
+    def stop(self, match_id: int, seat: int) -> dict[str, Any]:
+        """Stop the seat's review under way, wherever it is (nothing of it is kept; its worker is stopped).
+
+        :raises ReviewError: when none is under way, or it is done and being kept.
         """
         job = self.jobs.get((match_id, seat))
         if job is None or job.error is not None:
             raise ReviewError("no_review", "no review of your seat is under way", 404)
+        if job.keeping:
+            raise ReviewError("keeping", "your review is done and being kept: Review shows it", 409)
         del self.jobs[(match_id, seat)]
-        if job.task is not None:
-            job.task.cancel()
+        job.stopped = True
+        job.task.cancel()
         return {"state": "stopped", "done": job.done, "total": job.total}
 
-    def _prepare(self, match_id: int, seat: int) -> tuple[list[Task], Review]:
-        """In a thread (it reads the store and replays the match): the seat's decisions to review, and the
-        review they will make, without them yet.
+    async def _prepare(self, job: Job) -> tuple[list[Task], Review]:
+        """The seat's decisions to review, and the review they will make, read in a thread. Stopped meanwhile,
+        the review ends only once its thread has (which stops at its next step).
 
-        :raises StoreError: when the store cannot be read.
+        :raises ReviewError: when the store cannot be read.
         """
-        summary = self.store.summary(match_id)
-        record = self.store.record(match_id)
-        tasks = tasks_of(summary, record, (seat,), self.settings)
+        reading = asyncio.ensure_future(asyncio.to_thread(self._read, job))
+        try:
+            return await asyncio.shield(reading)
+        except asyncio.CancelledError:
+            with contextlib.suppress(Exception):
+                await reading
+            raise
+
+    def _read(self, job: Job) -> tuple[list[Task], Review]:
+        """In a thread (it reads the store and replays the match), giving up when the review was stopped.
+
+        :raises ReviewError: when the store cannot be read.
+        :raises Stopped: when the review was stopped.
+        """
+        try:
+            summary = self.store.summary(job.match_id)
+            if job.stopped:
+                raise Stopped
+            record = self.store.record(job.match_id)
+        except StoreError as exc:
+            raise ReviewError("store", str(exc), 503) from None
+        if job.stopped:
+            raise Stopped
+        tasks = tasks_of(summary, record, (job.seat,), self.settings)
         unit = unit_of(record.rules, record.players)
-        return tasks, Review(summary.id, (seat,), summary.names, unit, self.settings, ())
+        return tasks, Review(summary.id, (job.seat,), summary.names, unit, self.settings, ())
 
     def _kept(self, match_id: int, seat: int) -> dict[str, Any] | None:
         try:
@@ -166,12 +228,16 @@ class Reviewer:
         except StoreError as exc:
             raise ReviewError("store", str(exc), 503) from None
 
-    async def _run(self, job: Job, tasks: list[Task], review: Review) -> None:
-        """Review the decisions one after another in a worker, within ``review_seconds``; keep the review."""
+    async def _run(self, job: Job) -> None:
+        """Read the seat's decisions, review them one after another in a worker, within ``review_seconds``
+        from then; keep the review."""
         loop = asyncio.get_running_loop()
-        until = loop.time() + self.limits.review_seconds
         done: list[Decision] = []
         try:
+            tasks, review = await self._prepare(job)
+            job.total = len(tasks)
+            job.ready.set()
+            until = loop.time() + self.limits.review_seconds
             async with self.slots.slot() as slot:
                 for task in tasks:
                     left = until - loop.time()
@@ -179,8 +245,11 @@ class Reviewer:
                         raise TimeoutError
                     done.append(await asyncio.wait_for(self._decide(slot, task), left))
                     job.done = len(done)
+            job.keeping = True
             data = replace(review, decisions=tuple(done)).to_dict()
             await asyncio.to_thread(self.kept.keep, job.match_id, self.key(job.seat), data)
+        except ReviewError as exc:
+            job.error, job.code = str(exc), exc.code
         except TimeoutError:
             job.error = (
                 f"the review did not finish in the time this server allows ({self.limits.review_seconds:g} s): "
@@ -207,11 +276,14 @@ class Reviewer:
             worker = self.slots.worker(slot)
             if worker is None:
                 raise WorkerLost
+            exchange = asyncio.ensure_future(self.slots.exchange(_exchange, worker, task))
             try:
-                reply = await self.slots.exchange(_exchange, worker, task)
+                reply = await asyncio.shield(exchange)
             except asyncio.CancelledError:
                 self.slots.forget(slot)
-                worker.terminate()  # the exchange's thread then ends (its worker's pipe closed)
+                worker.terminate()
+                with contextlib.suppress(Exception):
+                    await exchange  # its thread ends as its worker's pipe closes; the slot is free only then
                 raise
             if reply[0] == "ok":
                 decision: Decision = reply[1]
@@ -225,9 +297,8 @@ class Reviewer:
 
     async def close(self) -> None:
         """Stop every review under way (nothing of them is kept) and the workers, busy or not."""
-        for job in self.jobs.values():
-            if job.task is not None:
-                job.task.cancel()
+        for job in self.live:
+            job.task.cancel()
         self.jobs.clear()
         await self.slots.aclose()
 

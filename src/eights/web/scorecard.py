@@ -12,13 +12,24 @@ Routes: ``GET /scorecard`` and ``GET /s/CODE`` (the page), ``POST /api/sheets``,
 ``GET /api/sheets/CODE/sheet.csv``, ``POST /api/sheets/CODE/rounds``, ``PUT`` and ``DELETE /api/sheets/CODE/rounds/N``,
 ``POST /api/sheets/CODE/undo`` and ``/finish``, and the WebSocket ``/ws/sheets/CODE``, which sends the
 sheet when it connects and again whenever it changes.
+
+What a stranger cannot do with it: a sheet holds ``MAX_ROUNDS`` rounds at most (fewer where its rules end
+the match sooner); each sheet's view (what ``GET`` and the WebSocket send) is made once per change of the
+sheet, off the event loop, however many read it (``Views``); and a sheet made here expires once nobody has
+changed or looked at it for ``Limits.sheet_seconds`` (``SheetDesk.sweep``, like the rooms'). A sheet made
+at the terminal (``eights scorecard``) is its user's own: shared here or not, it never expires.
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
+import logging
 import random
+from collections import OrderedDict
 from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime, timedelta
 from importlib import resources
 from typing import Annotated, Any
 from urllib.parse import urlencode
@@ -29,11 +40,13 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from eights.rules import RulesError, RuleSet
 from eights.rules.ruleset import parse_option_list
-from eights.scorecard import Sheet, SheetError, next_words, sheet_json, to_csv
+from eights.scorecard import MAX_ROUNDS, Sheet, SheetError, next_words, sheet_json, to_csv
 from eights.scorecard.scoring import pack_list, scoring_data
 from eights.store import StoreError
+from eights.store.matches import now
 from eights.store.sheets import NoSuchSheet, NotAllowed, SharedSheet, Sheets, StaleSheet
-from eights.web.rooms import rules_from
+from eights.web.rooms import SWEEP_EVERY, rules_from
+from eights.web.settings import Limits
 
 STATIC = resources.files("eights.web") / "static"
 PAGE = STATIC / "scorecard.html"
@@ -43,12 +56,14 @@ WORKER = STATIC / "scorecard-sw.js"
 MANIFEST = STATIC / "scorecard.webmanifest"
 #: Seconds between looks at the store for changes made elsewhere (``eights scorecard round`` on the same database).
 POLL = 5.0
-#: The most rounds a sheet kept offline brings to the server at once.
-MAX_KEPT_ROUNDS = 200
+#: Sheets whose view is kept (the ones looked at last); another's is made again when asked for.
+VIEWS_KEPT = 64
 #: The most options ``/api/scoring`` reads.
 MAX_OPTIONS = 40
 #: Closing code of a watcher whose sheet does not exist.
 CLOSE_NO_SHEET = 4004
+
+log = logging.getLogger("eights.web")
 
 Name = Annotated[str, Field(max_length=40)]
 #: A player's hand as the page sends it: points, or the cards (``["8H", "KS"]``).
@@ -78,7 +93,7 @@ class NewSheet(BaseModel):
     options: dict[Annotated[str, Field(max_length=40)], Annotated[str, Field(max_length=80)]] = {}
     players: Annotated[list[Name], Field(max_length=8)]
     dealer: Name | None = None
-    rounds: Annotated[list[KeptRound], Field(max_length=MAX_KEPT_ROUNDS)] = []
+    rounds: Annotated[list[KeptRound], Field(max_length=MAX_ROUNDS)] = []
     finished: bool = False
 
 
@@ -155,6 +170,77 @@ def scoring_url(rules: RuleSet) -> str | None:
     return "/api/scoring?" + urlencode([("preset", preset), *(("option", option) for option in changed)])
 
 
+@dataclass(frozen=True)
+class SheetView:
+    """A sheet's view (``sheet_view``) at one revision, as JSON text."""
+
+    revision: int
+    text: str
+
+
+def made_view(shared: SharedSheet) -> SheetView:
+    """In a thread: the sheet's view, as JSON text."""
+    return SheetView(shared.revision, json.dumps(sheet_view(shared), ensure_ascii=False, separators=(",", ":")))
+
+
+def with_fields(text: str, fields: dict[str, Any]) -> str:
+    """A JSON object's text with ``fields`` added (the object is not read again)."""
+    return text[:-1] + "," + json.dumps(fields, ensure_ascii=False, separators=(",", ":"))[1:]
+
+
+def json_text(text: str, status: int = 200) -> Response:
+    return Response(text, status_code=status, media_type="application/json")
+
+
+class Views:
+    """Each sheet's view, made once per revision of the sheet, in a thread, and by one reader when several ask
+    at once; kept for the ``VIEWS_KEPT`` sheets looked at last."""
+
+    def __init__(self, sheets: Sheets) -> None:
+        self.sheets = sheets
+        self._kept: OrderedDict[str, SheetView] = OrderedDict()
+        self._making: dict[str, asyncio.Task[SheetView]] = {}
+
+    async def get(self, code: str) -> SheetView:
+        """The sheet's view as it is now (one look at its revision when it is kept).
+
+        :raises NoSuchSheet: when no sheet has that code.
+        :raises StoreError: when the store fails.
+        """
+        revision = await asyncio.to_thread(self.sheets.revision, code)
+        while True:
+            kept = self._kept.get(code)
+            if kept is not None and kept.revision == revision:
+                self._kept.move_to_end(code)
+                return kept
+            making = self._making.get(code)
+            if making is None:
+                making = self._making[code] = asyncio.get_running_loop().create_task(self._make(code))
+            view = await asyncio.shield(making)
+            if revision is None or view.revision >= revision:  # (not one made before the revision looked at)
+                return view
+
+    async def _make(self, code: str) -> SheetView:
+        try:
+            view = await asyncio.to_thread(lambda: made_view(self.sheets.shared(code)))
+            self.put(code, view)
+            return view
+        finally:
+            del self._making[code]
+
+    def put(self, code: str, view: SheetView) -> None:
+        """Keep ``view`` of the sheet ``code`` (unless a later one is kept)."""
+        kept = self._kept.get(code)
+        if kept is None or kept.revision < view.revision:
+            self._kept[code] = view
+        self._kept.move_to_end(code)
+        while len(self._kept) > VIEWS_KEPT:
+            self._kept.popitem(last=False)
+
+    def forget(self, code: str) -> None:
+        self._kept.pop(code, None)
+
+
 def _problem(exc: Exception) -> JSONResponse:
     """One line for the page, with the status that says whose fault it is."""
     if isinstance(exc, NoSuchSheet):
@@ -170,11 +256,86 @@ def _problem(exc: Exception) -> JSONResponse:
     return JSONResponse({"error": str(exc)}, status_code=status)
 
 
-def scorecard_routes(sheets: Sheets, may_start: Callable[[Request], bool] = lambda _: True) -> APIRouter:
-    """The scorecard's routes on ``sheets``; ``may_start(request)``: whether its client may start one more
-    sheet now (and counts it)."""
+class SheetDesk:
+    """The web's score sheets on ``sheets`` (their routes: ``scorecard_routes``): each sheet's view (``views``), the
+    pages following each sheet, and the sweep that forgets the sheets made here that nobody used for
+    ``limits.sheet_seconds``. ``may_start(request)``: whether its client may start one more sheet now (and
+    counts it); ``clock``: the time now (injectable, so that tests need no waiting)."""
+
+    def __init__(
+        self,
+        sheets: Sheets,
+        limits: Limits,
+        may_start: Callable[[Request], bool] = lambda _: True,
+        clock: Callable[[], datetime] = now,
+    ) -> None:
+        self.sheets = sheets
+        self.limits = limits
+        self.may_start = may_start
+        self.clock = clock
+        self.views = Views(sheets)
+        self.watchers = Watchers()
+        #: The codes of the sheets looked at since the last sweep (written down at the next).
+        self.used: set[str] = set()
+        self._sweeper: asyncio.Task[None] | None = None
+
+    async def view(self, code: str) -> SheetView:
+        """The sheet's view now; the sheet counts as used.
+
+        :raises NoSuchSheet: when no sheet has that code.
+        :raises StoreError: when the store fails.
+        """
+        view = await self.views.get(code)
+        self.used.add(code)
+        return view
+
+    # ----- expiry ----------------------------------------------------------------------------------------
+
+    async def sweep(self) -> list[str]:
+        """Write down the sheets used since the last sweep, then forget the sheets made here that nobody
+        changed or looked at for ``sheet_seconds`` (the pages following them are told). Their codes.
+
+        :raises StoreError: when the store fails (the sheets used are written down at the next sweep).
+        """
+        used, self.used = self.used, set()
+        moment = self.clock()
+
+        def sweeping() -> list[str]:
+            self.sheets.touch(used, moment)
+            return self.sheets.expire(moment - timedelta(seconds=self.limits.sheet_seconds))
+
+        try:
+            gone = await asyncio.to_thread(sweeping)
+        except StoreError:
+            self.used |= used
+            raise
+        for code in gone:
+            self.views.forget(code)
+            self.watchers.changed(code)
+        return gone
+
+    def start_sweeping(self) -> None:
+        """Sweep every ``SWEEP_EVERY`` seconds, from now on."""
+        if self._sweeper is None:
+            self._sweeper = asyncio.get_running_loop().create_task(self._sweep_forever())
+
+    async def _sweep_forever(self) -> None:
+        while True:
+            await asyncio.sleep(SWEEP_EVERY)
+            try:
+                await self.sweep()
+            except StoreError as exc:
+                log.warning("eights: the score sheets could not be swept: %s", exc)
+
+    def close(self) -> None:
+        if self._sweeper is not None:
+            self._sweeper.cancel()
+
+
+def scorecard_routes(desk: SheetDesk) -> APIRouter:
+    """The scorecard's routes, on ``desk``'s sheets."""
     router = APIRouter()
-    watchers = Watchers()
+    sheets, watchers = desk.sheets, desk.watchers
 
     def page() -> FileResponse:
         return FileResponse(str(PAGE), media_type="text/html")
@@ -205,21 +366,20 @@ def scorecard_routes(sheets: Sheets, may_start: Callable[[Request], bool] = lamb
         try:
             if len(options) > MAX_OPTIONS or any(len(item) > 120 for item in options):
                 raise RulesError(f"options: give at most {MAX_OPTIONS}, each KEY=VALUE under 120 characters")
-            rules = rules_from(preset, parse_option_list(options))
-        except RulesError as exc:
+            return scoring_data(rules_from(preset, parse_option_list(options)))
+        except (RulesError, SheetError) as exc:
             return _problem(exc)
-        return scoring_data(rules)
 
     @router.post("/api/sheets", response_model=None)
-    async def new_sheet(body: NewSheet, request: Request) -> dict[str, Any] | JSONResponse:
+    async def new_sheet(body: NewSheet, request: Request) -> Response:
         """A new sheet; with the rounds of a sheet kept offline, each scored here again in order. A round
         the rules refuse stops there: the sheet is saved with the rounds before it, and ``refused`` says
         which round and why (the page then shows the server's sheet)."""
-        if not may_start(request):
+        if not desk.may_start(request):
             words = "you have started many score sheets just now: wait a while, or keep one of them"
             return JSONResponse({"error": words}, status_code=429)
 
-        def make() -> tuple[str, SharedSheet, str | None]:
+        def make() -> tuple[str, str, SheetView, str | None]:
             rules = rules_from(body.preset, body.options)
             sheet = Sheet.new(rules, body.players, body.dealer, None if body.dealer else random.Random())
             refused = None
@@ -231,98 +391,105 @@ def scorecard_routes(sheets: Sheets, may_start: Callable[[Request], bool] = lamb
                     break
             if body.finished and refused is None and not sheet.over and sheet.rounds:
                 sheet.finish()
-            sheet_id = sheets.new(sheet)
-            code, token = sheets.share(sheet_id)
-            return token, sheets.shared(code), refused
+            code, token = sheets.share(sheets.new(sheet, web=True))
+            return code, token, made_view(sheets.shared(code)), refused
 
         try:
-            token, shared, refused = await asyncio.to_thread(make)
+            code, token, view, refused = await asyncio.to_thread(make)
         except (SheetError, RulesError, StoreError) as exc:
             return _problem(exc)
-        answer = {"code": shared.code, "token": token, "sheet": sheet_view(shared)}
+        desk.views.put(code, view)
+        answer: dict[str, Any] = {"code": code, "token": token}
         if refused:
             answer["refused"] = refused
-        return answer
+        return json_text(with_fields('{"sheet":' + view.text + "}", answer))
 
     @router.get("/api/sheets/{code}", response_model=None)
-    async def show(code: str) -> dict[str, Any] | JSONResponse:
+    async def show(code: str) -> Response:
         try:
-            shared = await asyncio.to_thread(sheets.shared, code)
+            view = await desk.view(code)
         except StoreError as exc:
             return _problem(exc)
-        return sheet_view(shared)
+        return json_text(view.text)
 
     @router.get("/api/sheets/{code}/sheet.csv", response_model=None)
     async def export_csv(code: str) -> Response:
+        def export() -> tuple[int, str]:
+            shared = sheets.shared(code)
+            return shared.id, to_csv(shared.sheet)
+
         try:
-            shared = await asyncio.to_thread(sheets.shared, code)
+            sheet_id, text = await asyncio.to_thread(export)
         except StoreError as exc:
             return _problem(exc)
-        name = f"eights-sheet-{shared.id}.csv"
+        desk.used.add(code)
         return Response(
-            to_csv(shared.sheet),
+            text,
             media_type="text/csv",
-            headers={"Content-Disposition": f'attachment; filename="{name}"'},
+            headers={"Content-Disposition": f'attachment; filename="eights-sheet-{sheet_id}.csv"'},
         )
 
-    async def change(code: str, body: Change, make: Callable[[Sheet], object]) -> dict[str, Any] | JSONResponse:
+    async def change(code: str, body: Change, make: Callable[[Sheet], object]) -> Response:
         """Make one change with the token, on the revision shown; the sheet as saved goes back (with the
         error, when the change is refused) and every page following it is told."""
+
+        def changing() -> tuple[SheetView, object]:
+            shared, said = sheets.change_shared(code, body.token, body.revision, make)
+            return made_view(shared), said
+
         try:
-            shared, said = await asyncio.to_thread(sheets.change_shared, code, body.token, body.revision, make)
+            view, said = await asyncio.to_thread(changing)
         except (SheetError, StoreError) as exc:
             answer = _problem(exc)
             if isinstance(exc, StaleSheet):
                 try:
-                    current = await asyncio.to_thread(sheets.shared, code)
+                    current = await desk.view(code)
                 except StoreError:
                     return answer
-                return JSONResponse({"error": str(exc), "sheet": sheet_view(current)}, status_code=409)
+                return json_text(with_fields('{"sheet":' + current.text + "}", {"error": str(exc)}), 409)
             return answer
+        desk.views.put(code, view)
         watchers.changed(code)
-        view = sheet_view(shared)
-        if isinstance(said, str):
-            view["said"] = said
-        return view
+        return json_text(with_fields(view.text, {"said": said}) if isinstance(said, str) else view.text)
 
     @router.post("/api/sheets/{code}/rounds", response_model=None)
-    async def add_round(code: str, body: RoundBody) -> dict[str, Any] | JSONResponse:
+    async def add_round(code: str, body: RoundBody) -> Response:
         return await change(code, body, lambda sheet: sheet.add_round(body.out, body.left))
 
     @router.put("/api/sheets/{code}/rounds/{number}", response_model=None)
-    async def edit_round(code: str, number: int, body: RoundBody) -> dict[str, Any] | JSONResponse:
+    async def edit_round(code: str, number: int, body: RoundBody) -> Response:
         return await change(code, body, lambda sheet: sheet.edit_round(number, body.out, body.left))
 
     @router.delete("/api/sheets/{code}/rounds/{number}", response_model=None)
-    async def delete_round(code: str, number: int, body: Change) -> dict[str, Any] | JSONResponse:
+    async def delete_round(code: str, number: int, body: Change) -> Response:
         return await change(code, body, lambda sheet: sheet.delete_round(number))
 
     @router.post("/api/sheets/{code}/undo", response_model=None)
-    async def undo(code: str, body: Change) -> dict[str, Any] | JSONResponse:
+    async def undo(code: str, body: Change) -> Response:
         return await change(code, body, lambda sheet: sheet.undo())
 
     @router.post("/api/sheets/{code}/finish", response_model=None)
-    async def finish(code: str, body: Change) -> dict[str, Any] | JSONResponse:
+    async def finish(code: str, body: Change) -> Response:
         return await change(code, body, lambda sheet: sheet.finish())
 
     @router.websocket("/ws/sheets/{code}")
     async def follow(websocket: WebSocket, code: str) -> None:
-        """The sheet now, and again whenever it changes, until the page goes."""
+        """The sheet now, and again whenever it changes, until the page goes (or the sheet)."""
         await websocket.accept()
         event = watchers.follow(code)
         listening = asyncio.ensure_future(websocket.receive())
         shown: int | None = None
         try:
             while True:
-                if shown is None or await asyncio.to_thread(sheets.revision, code) != shown:
-                    try:
-                        shared = await asyncio.to_thread(sheets.shared, code)
-                    except NoSuchSheet as exc:
-                        await websocket.send_json({"error": str(exc)})
-                        await websocket.close(CLOSE_NO_SHEET)
-                        return
-                    await websocket.send_json(sheet_view(shared))
-                    shown = shared.revision
+                try:
+                    view = await desk.view(code)
+                except NoSuchSheet as exc:
+                    await websocket.send_json({"error": str(exc)})
+                    await websocket.close(CLOSE_NO_SHEET)
+                    return
+                if view.revision != shown:
+                    await websocket.send_text(view.text)
+                    shown = view.revision
                 event.clear()
                 woken = asyncio.ensure_future(event.wait())
                 done, _ = await asyncio.wait({listening, woken}, timeout=POLL, return_when=asyncio.FIRST_COMPLETED)

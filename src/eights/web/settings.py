@@ -35,6 +35,9 @@ class Limits:
     rooms_per_client: str = "30/hour"
     #: Score sheets one client may start on the web, as a rate.
     sheets_per_client: str = "30/hour"
+    #: Seconds a score sheet made on the web lives after it was last changed or looked at (30 days: a match
+    #: at a real table may go on over weeks). Sheets made at the terminal never expire.
+    sheet_seconds: int = 30 * 24 * 3600
     #: Rooms held at once (live, saved and restored); past it new rooms are refused until some expire.
     max_rooms: int = 2000
     #: Seconds a lobby nobody has touched lives (no match started, no message that changed it).

@@ -58,24 +58,28 @@ async function askFor(code, token, room, onClose, node) {
   node.disabled = true;
   const bar = $("review-progress");
   const status = $("review-status");
-  let stopped = false;
+  let stopping = null; // once Stop is pressed: whether it stopped the review (false: too late, it ended or is kept)
   $("review-stop").onclick = () => {
-    stopped = true;
-    ask(code, token, "DELETE").catch(() => {}); // (a review that ended meanwhile: nothing to stop)
+    stopping ||= ask(code, token, "DELETE").then(() => true, () => false);
   };
   status.hidden = false;
   status.textContent = "Asking for the review…";
   try {
     let answer = await ask(code, token, "POST");
-    while (answer.state === "running" && !stopped) {
-      $("review-wait").hidden = false;
-      bar.max = Math.max(1, answer.total);
-      bar.value = answer.done;
-      status.textContent = `Reviewing your decisions: ${answer.done} of ${answer.total}`;
-      await new Promise((done) => setTimeout(done, POLL));
-      if (!stopped) answer = await ask(code, token, "GET");
+    for (;;) {
+      while (answer.state === "running" && !stopping) {
+        $("review-wait").hidden = false;
+        bar.max = Math.max(1, answer.total);
+        bar.value = answer.done;
+        status.textContent = `Reviewing your decisions: ${answer.done} of ${answer.total}`;
+        await new Promise((done) => setTimeout(done, POLL));
+        if (!stopping) answer = await ask(code, token, "GET");
+      }
+      if (!stopping || (await stopping)) break;
+      stopping = null; // too late to stop: followed to its end
+      answer = await ask(code, token, "GET");
     }
-    if (stopped) {
+    if (stopping) {
       status.textContent = "Review stopped: nothing was kept. Review starts it again.";
     } else {
       status.textContent = "";

@@ -164,6 +164,12 @@ function commit(rules, sheet, rounds, finished, undo) {
 
 export function addRound(rules, sheet, entry) {
   if (isOver(rules, sheet)) throw new Error("the match is over: no more rounds can be entered; edit or delete a past round, or undo");
+  if (sheet.rounds.length >= rules.most_rounds) {
+    throw new Error(
+      `round ${sheet.rounds.length + 1} cannot be entered: a score sheet holds at most ${rules.most_rounds} rounds; ` +
+        "finish the match (it is decided on the totals so far) and start a new sheet",
+    );
+  }
   checkEntry(rules, sheet, entry);
   return commit(rules, sheet, [...sheet.rounds, entry], sheet.finished, [...sheet.undo, { change: "add" }]);
 }
