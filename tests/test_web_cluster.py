@@ -92,8 +92,11 @@ def test_play_across_instances_and_the_owner_killed_mid_match(instances: list[Li
 def test_redis_restarted_under_running_instances(instances: list[LiveServer], redis_server: RedisServer) -> None:
     first, second = instances
     room = post(first.base, "/api/rooms", {"name": "Ann", "preset": "race", "seats": ["me", "normal"], "start": True})
+    watcher = Browser([first.base], room["code"])  # the first browser of the room: the first instance plays it
     host = Browser([second.base], room["code"], room["token"])  # relayed through the second instance
     try:
+        watcher.open()
+        watcher.state()
         host.open()
         play([host], 2)
         before = host.seen[-1]["version"]
@@ -111,6 +114,7 @@ def test_redis_restarted_under_running_instances(instances: list[LiveServer], re
         assert "eights_redis_up 1.0" in metrics
         assert "eights_relayed_connections 1.0" in metrics  # the host, relayed to the room's owner
     finally:
+        watcher.close()
         host.close()
 
 

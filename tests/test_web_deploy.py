@@ -1,8 +1,9 @@
 """The layout of docs/deploy.md, as it stands: nginx (docs/deploy/nginx.conf) in front of two
 ``eights serve --redis`` instances on one PostgreSQL and one Redis, and one ``eights worker`` for the
 computers' searches. A match with a ``hard`` computer is played through the proxy (its searches made by
-the worker), one instance is killed with SIGKILL mid-match, and the match goes on to its end through the
-proxy and the instance left; each instance answers /healthz and /metrics."""
+the worker) by a player and a spectator, whose sockets the proxy sends to one instance by the room's code
+(nothing relayed); that instance is killed with SIGKILL mid-match, and the match goes on to its end
+through the proxy and the instance left; each instance answers /healthz and /metrics."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ import time
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from websockets.exceptions import ConnectionClosed
@@ -38,6 +40,12 @@ def worker(redis_server: RedisServer) -> Iterator[subprocess.Popen[str]]:
         process.wait(30)
 
 
+def get_plain(url: str) -> str:
+    with urllib.request.urlopen(url, timeout=PATIENCE) as answer:
+        text: str = answer.read().decode()
+        return text
+
+
 def test_the_documented_layout_plays_through_a_lost_instance(
     tmp_path: Path, redis_server: RedisServer, postgres_url: str, worker: subprocess.Popen[str]
 ) -> None:
@@ -56,17 +64,18 @@ def test_the_documented_layout_plays_through_a_lost_instance(
             status, made, _ = get(https, context, "/api/rooms", body)
             assert status == 200, made
             origin = f"https://localhost:{https}"
+            address = f"wss://localhost:{https}/ws?room={made['code']}"
+
+            def socket() -> Any:
+                return connect(address, ssl=context, additional_headers={"Origin": origin}, open_timeout=PATIENCE)
+
             moves, killed, over, reconnects = 0, False, False, 0
             deadline = time.monotonic() + 6 * PATIENCE
             while not over and time.monotonic() < deadline:
                 try:
-                    with connect(
-                        f"wss://localhost:{https}/ws",
-                        ssl=context,
-                        additional_headers={"Origin": origin},
-                        open_timeout=PATIENCE,
-                    ) as ws:
+                    with socket() as ws, socket() as watcher:
                         ws.send(json.dumps({"type": "hello", "room": made["code"], "token": made["token"]}))
+                        watcher.send(json.dumps({"type": "hello", "room": made["code"]}))
                         while True:
                             message = json.loads(ws.recv(timeout=PATIENCE))
                             if message["type"] != "state":
@@ -79,14 +88,20 @@ def test_the_documented_layout_plays_through_a_lost_instance(
                                 action = table["legal"][0]["action"]
                                 ws.send(json.dumps({"type": "act", "version": message["version"], "action": action}))
                                 moves += 1
-                            if moves == 4 and not killed:  # one instance dies mid-match
-                                instances[0].stop(kill=True)
+                            if moves == 4 and not killed:
+                                # Every socket of the room went to one instance (by its code), which plays it:
+                                # nothing is relayed. That instance dies mid-match.
+                                health = [json.loads(get_plain(server.base + "/healthz")) for server in instances]
+                                assert [h["relayed"] for h in health] == [0, 0], health
+                                owner = next(i for i, h in enumerate(health) if h["rooms"] == 1)
+                                assert health[owner]["connections"] == 2 and health[1 - owner]["connections"] == 0
+                                instances[owner].stop(kill=True)
+                                survivor = instances[1 - owner].base
                                 killed = True
                 except (ConnectionClosed, TimeoutError, OSError):
                     reconnects += 1
                     time.sleep(0.5)
             assert killed and over, f"the match did not end ({moves} moves, {reconnects} reconnects)"
-            survivor = instances[1].base
             with urllib.request.urlopen(survivor + "/healthz", timeout=PATIENCE) as answer:
                 assert json.load(answer)["redis"] == "up"
             with urllib.request.urlopen(survivor + "/metrics", timeout=PATIENCE) as answer:

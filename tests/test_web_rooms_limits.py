@@ -40,11 +40,11 @@ def test_unused_rooms_expire_by_phase_and_rooms_in_use_do_not(tmp_path: Path) ->
         someone, _ = listener()
         await hub.receive(someone, Hello(type="hello", room=busy.code, token=busy_token))
         clock.now += 101
-        assert hub.sweep() == [lobby.code]
+        assert await hub.sweep() == [lobby.code]
         assert busy.code in hub.rooms and playing.code in hub.rooms
         assert {r.code for r in hub.saved.all()} == {busy.code, playing.code}
         clock.now += 1000
-        assert hub.sweep() == [playing.code]
+        assert await hub.sweep() == [playing.code]
         await hub.close()
 
     asyncio.run(main())
@@ -213,7 +213,7 @@ def test_spectators_alone_keep_no_room_and_are_let_go_when_it_expires(tmp_path: 
         for _ in range(5):  # coming and going, saying hello again: none of it keeps the room
             await hub.receive(watcher, Hello(type="hello", room=room.code, token=None))
             clock.now += 30
-        assert hub.sweep() == [room.code]
+        assert await hub.sweep() == [room.code]
         assert closed == [True] and watcher.room is None and room.code not in hub.rooms
         await hub.close()
 

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import time
 import weakref
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass, replace
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from sqlalchemy import Engine, delete, func, select, update
@@ -787,6 +787,19 @@ class Rooms:
         with translated(self.store.url), DbSession(self.store.engine) as db:
             rows = db.scalars(select(RoomRow).order_by(RoomRow.created_at)).all()
             return [_saved(r) for r in rows]
+
+    def unused(self, lifetimes: Mapping[str, float]) -> list[str]:
+        """The codes of the rooms not used for longer than their phase's lifetime (``lifetimes``: seconds
+        by phase; a phase not named never expires here)."""
+        moment = naive(now())
+        with translated(self.store.url), DbSession(self.store.engine) as db:
+            found: list[str] = []
+            for phase, seconds in lifetimes.items():
+                before = moment - timedelta(seconds=seconds)
+                found += db.scalars(
+                    select(RoomRow.code).where(RoomRow.phase == phase, RoomRow.updated_at < before)
+                ).all()
+            return found
 
     def touch(self, codes: Sequence[str]) -> None:
         """Mark the rooms ``codes`` as used now (someone was in them), so that they do not expire."""

@@ -455,6 +455,7 @@ def create_app(
                 body.start,
                 client=client_of(request),
                 here=here,
+                held=False,
             )
         except RoomError as exc:
             return refused(exc)

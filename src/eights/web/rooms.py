@@ -374,6 +374,9 @@ class Hub:
         self.first_version = 1
         #: Rooms saved before a restart and not asked for since: each with when it was last used (the clock's).
         self.dormant: dict[str, tuple[SavedRoom, float]] = {}
+        #: With many instances, the rooms made here and let go for the instance their first browser reaches,
+        #: with when (the clock's): counted against ``max_rooms`` here for a lobby's lifetime.
+        self.handed: dict[str, float] = {}
         self._sweeper: asyncio.Task[None] | None = None
         #: Told how long each computer decision took, in seconds (the server's metrics).
         self.on_decision: Callable[[float], None] | None = None
@@ -427,11 +430,15 @@ class Hub:
         pace: float | None = None,
         client: str | None = None,
         here: Sequence[tuple[str, str]] = (),
+        held: bool = True,
     ) -> tuple[Room, str, int]:
         """A new room with its creator seated (the host); started at once when ``start``. ``client``: the
         creator's address, counted against its share of new rooms. ``here``: a (name, token) for each seat
         given as ``"here"``, in seat order: a person playing on the creator's device (pass and play), who
         says hello with that token (made by the caller with ``new_token``) on a connection of their own.
+        With many instances and not ``held``, the room is saved and let go at once: the instance its first
+        browser reaches takes it up (where a balancer sends a room's every socket to one instance, that one
+        plays it, and nothing is relayed; docs/deploy.md).
 
         :raises RoomError: ``bad_setup`` or ``bad_name``, naming the problem; ``too_many_rooms`` when the
             server holds all the rooms it may, or the client made its share for now.
@@ -465,7 +472,7 @@ class Hub:
         self._check(rules, states, players)
         if start and any(s.kind == OPEN for s in states):
             raise RoomError("bad_setup", "seats: a game that starts at once cannot have open seats")
-        if len(self.rooms) + len(self.dormant) >= self.limits.max_rooms:
+        if len(self.rooms) + len(self.dormant) + len(self.handed) >= self.limits.max_rooms:
             raise RoomError("too_many_rooms", "the server has as many rooms as it can hold: try again later")
         if client is not None and not self.guard.make_room(client):
             raise RoomError("too_many_rooms", "you have made many rooms just now: wait a while, or play in one of them")
@@ -485,6 +492,11 @@ class Hub:
             if start:
                 await self._deal(room)
             await self._save(room)
+        if self.cluster is not None and not held:
+            self.handed[room.code] = self.clock()  # counted here until it expires, wherever it is played
+            with contextlib.suppress(RedisError, OSError):  # (a lease not let go lapses by itself)
+                await self.cluster.release(room.code)
+            return room, token, room.host_seat
         self.rooms[room.code] = room  # only once dealt and saved: a failure leaves nothing behind
         if start:
             self._run(room)
@@ -730,13 +742,15 @@ class Hub:
         while True:
             await self.sleep(SWEEP_EVERY)
             try:
-                self.sweep()
+                await self.sweep()
             except StoreError as exc:
                 log.warning("eights: the rooms could not be swept: %s", exc)
 
-    def sweep(self) -> list[str]:
+    async def sweep(self) -> list[str]:
         """Forget every room nobody is in that has not changed for its phase's lifetime, and tell the store
-        which rooms were used since the last sweep. The codes forgotten."""
+        which rooms were used since the last sweep (off the event loop). With many instances, also forget the
+        saved rooms no instance plays that have outlived their phase's lifetime (made and never taken up, or
+        left by an instance that went away). The codes forgotten."""
         now = self.clock()
         gone = [
             code
@@ -756,15 +770,32 @@ class Hub:
         for code in asleep:
             del self.dormant[code]
         gone += asleep
+        for code in [code for code, made in self.handed.items() if now - made > self.limits.lobby_seconds]:
+            del self.handed[code]
         used = [code for code, room in self.rooms.items() if room.fresh or room.people_here()]
-        self.saved.delete(gone)
+        await asyncio.to_thread(self.saved.delete, gone)
         if self.cluster is not None:
             for code in gone:
                 self._later(self.cluster.release(code))
-        self.saved.touch(used)
+            gone += await self._sweep_unplayed()
+        await asyncio.to_thread(self.saved.touch, used)
         for code in used:
             self.rooms[code].fresh = False
         return gone
+
+    async def _sweep_unplayed(self) -> list[str]:
+        """With many instances: the saved rooms past their phase's lifetime that no instance holds a lease
+        on, forgotten (any instance may do it: one that takes such a room up meanwhile finds it gone)."""
+        assert self.cluster is not None
+        lifetimes = {phase: self.lifetime(phase) for phase in ("lobby", "playing", "over")}
+        stale = await asyncio.to_thread(self.saved.unused, lifetimes)
+        try:
+            owners = [await self.cluster.owner(code) for code in stale]
+        except (RedisError, OSError):
+            return []
+        unplayed = [code for code, owner in zip(stale, owners, strict=True) if owner is None and code not in self.rooms]
+        await asyncio.to_thread(self.saved.delete, unplayed)
+        return unplayed
 
     # ----- messages ----------------------------------------------------------------------------------------
 

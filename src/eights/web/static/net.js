@@ -29,7 +29,9 @@ export function connect({ hello, onMessage, onStatus }) {
     clearTimeout(retry);
     retry = null;
     const scheme = location.protocol === "https:" ? "wss" : "ws";
-    const own = new WebSocket(`${scheme}://${location.host}/ws`);
+    // The room's code in the address too: a balancer can send every socket of a room to one instance.
+    const room = encodeURIComponent(hello().room);
+    const own = new WebSocket(`${scheme}://${location.host}/ws?room=${room}`);
     socket = own;
     own.addEventListener("open", () => {
       if (own !== socket) return;
