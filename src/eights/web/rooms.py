@@ -65,7 +65,7 @@ from eights.web.protocol import (
 )
 from eights.web.queue import QueuePool
 from eights.web.settings import Limits
-from eights.web.tableview import SeatLog, table_json
+from eights.web.tableview import Narrations, SeatLog, table_json
 from eights.web.workers import BotPool, Pool
 
 log = logging.getLogger("eights.web")
@@ -227,6 +227,8 @@ class Room:
     fence: int | None = None
     #: The phase saved, for a room read from the store on an instance that does not own it.
     saved_phase: str | None = None
+    #: Its match told once per seat (and for its spectators), read by every connection.
+    narrations: Narrations = field(default_factory=lambda: Narrations(LOG_BACKLOG))
 
     @property
     def phase(self) -> str:
@@ -970,9 +972,10 @@ class Hub:
         if session is None:
             message.update(table=None, log=[], log_from=0)
             return message
-        if connection.log is None or connection.log.session is not session:
-            connection.log = SeatLog(session, connection.seat, LOG_BACKLOG)
-        start, lines = connection.log.news()
+        log = connection.log
+        if log is None or log.narration.session is not session or log.narration.seat != connection.seat:
+            connection.log = log = SeatLog(room.narrations.of(session, connection.seat))
+        start, lines = log.news()
         message.update(table=table_json(session, connection.seat), log=lines, log_from=start)
         return message
 

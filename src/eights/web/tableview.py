@@ -164,34 +164,83 @@ def result_json(session: Session) -> dict[str, Any] | None:
     }
 
 
-class SeatLog:
-    """The narration one connection reads, told by the table layer's ``Narrator`` (repeats grouped, as in
-    the terminal) and sent a little at a time.
+class Narration:
+    """One seat's narration of one match (or the spectators'), told by the table layer's ``Narrator`` (repeats
+    grouped, as in the terminal) once, as the match goes on, for every connection that reads it.
 
-    Lines are numbered from the match's first: ``news()`` gives the position of its first line and the
-    lines since the last call. Its last line may still grow (a player's next draw): the next call starts
-    again at that line, and the browser replaces what it holds from that position on.
+    Lines are numbered from the match's first. It keeps the last lines (``keep`` at least, so that a newcomer
+    gets its backlog without the match being told again) and the line still open, which may grow (a
+    player's next draw). Every event is fed to its narrator once: ``fed`` counts them.
     """
 
-    def __init__(self, session: Session, seat: int | None, backlog: int) -> None:
+    def __init__(self, session: Session, seat: int | None, keep: int) -> None:
         self.session = session
+        self.seat = seat
         self.narrator = Narrator(session.rules, session.names, seat)
-        self.backlog = backlog
+        self.keep = keep
         #: Events of the match's log fed to the narrator, and lines it completed from them.
         self.fed = 0
         self.done = 0
+        #: The last completed lines (the first of them is line ``done - len(tail)``), and the open one.
+        self.tail: list[str] = []
+        self.open: str | None = None
+
+    def update(self) -> None:
+        """Tell the events of the match since the last update."""
+        log = self.session.game.log or []
+        if self.fed == len(log):
+            return
+        lines = [str(line) for line in self.narrator.feed(log[self.fed :]) if line.kind != "blank"]
+        self.fed = len(log)
+        self.done += len(lines)
+        self.tail += lines
+        if len(self.tail) > 2 * self.keep:
+            del self.tail[: -self.keep]
+        pending = self.narrator.pending
+        self.open = str(pending) if pending is not None else None
+
+    def since(self, position: int | None) -> tuple[int, list[str]]:
+        """``(start, lines)``: the lines from ``position`` on, the open one last; from None, the last ``keep``.
+        A position before the lines kept gets them from the first kept (the browser starts its log again)."""
+        self.update()
+        first = self.done - len(self.tail)
+        lines = self.tail + ([self.open] if self.open is not None else [])
+        start = max(first, first + len(lines) - self.keep if position is None else position)
+        return start, lines[start - first :]
+
+
+class Narrations:
+    """A room's narrations of its match: one per seat and one for its spectators, each made when first read."""
+
+    def __init__(self, keep: int) -> None:
+        self.keep = keep
+        self.session: Session | None = None
+        self.seats: dict[int | None, Narration] = {}
+
+    def of(self, session: Session, seat: int | None) -> Narration:
+        if session is not self.session:  # a new match: the last one's are forgotten
+            self.session, self.seats = session, {}
+        narration = self.seats.get(seat)
+        if narration is None:
+            narration = self.seats[seat] = Narration(session, seat, self.keep)
+        return narration
+
+
+class SeatLog:
+    """What one connection has been sent of its seat's narration, sent a little at a time.
+
+    ``news()`` gives the position of its first line and the lines since the last call; the first call gives
+    the last lines kept (the backlog). The last line may still grow (a player's next draw): the next call
+    starts again at that line, and the browser replaces what it holds from that position on.
+    """
+
+    def __init__(self, narration: Narration) -> None:
+        self.narration = narration
+        #: The first line not sent yet, or sent while still open (None: nothing sent).
+        self.next: int | None = None
 
     def news(self) -> tuple[int, list[str]]:
-        """``(position, lines)``: the lines from ``position`` on; the first call gives the last ``backlog``."""
-        first = self.fed == 0
-        log = self.session.game.log or []
-        done = [str(line) for line in self.narrator.feed(log[self.fed :]) if line.kind != "blank"]
-        self.fed = len(log)
-        start = self.done
-        self.done += len(done)
-        pending = self.narrator.pending
-        lines = done + ([str(pending)] if pending is not None else [])
-        if first and len(lines) > self.backlog:
-            start += len(lines) - self.backlog
-            lines = lines[-self.backlog :]
+        """``(position, lines)``: the lines from ``position`` on."""
+        start, lines = self.narration.since(self.next)
+        self.next = self.narration.done
         return start, lines
