@@ -24,6 +24,7 @@ from eights.web.cluster import Cluster
 from eights.web.protocol import CLOSE_MOVED, parse
 from eights.web.rooms import EPOCH, Connection, Hub
 from tests.browser import PATIENCE, LiveServer, post, saved_moves
+from tests.moves import first_move
 from tests.redis_server import RedisServer, free_port
 
 
@@ -96,7 +97,7 @@ class Browser:
                 return state
 
     def act(self, state: dict[str, Any]) -> str:
-        move: str = state["table"]["legal"][0]["action"]
+        move = first_move(state["table"])
         self.send({"type": "act", "version": state["version"], "action": move})
         return move
 

@@ -24,6 +24,7 @@ from eights.web.app import create_app
 from eights.web.protocol import Hello
 from eights.web.rooms import LOG_BACKLOG, Connection, Hub
 from eights.web.settings import Limits, Settings
+from tests.moves import moves
 
 #: Scripted clients send far faster than people.
 SCRIPTED = Settings(limits=Limits(messages_per_second=10_000, message_burst=20_000))
@@ -75,7 +76,7 @@ def test_the_web_log_groups_repeats_and_adds_up_to_what_a_newcomer_reads(client:
             if table["result"] is not None:
                 break
             if table["legal"]:
-                draw = next((m for m in table["legal"] if m["kind"] == "draw"), table["legal"][0])
+                draw = next((m for m in moves(table) if m["kind"] == "draw"), table["legal"][0])
                 send(ws, type="act", version=message["version"], action=draw["action"])
     with client.websocket_connect("/ws") as ws:
         send(ws, type="hello", room=room["code"], token=room["token"])

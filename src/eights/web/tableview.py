@@ -7,6 +7,8 @@ as cards only for the recipient's own hand, the top card and the card it just dr
 
 from __future__ import annotations
 
+from collections import Counter
+from math import prod
 from typing import Any
 
 from eights.cards import Card
@@ -68,6 +70,42 @@ def move_json(action: Action, view: View, names: tuple[str, ...]) -> dict[str, A
     return move
 
 
+def stacks(plays: list[Play]) -> list[tuple[Play, list[tuple[Card, int, int]]]]:
+    """The plays of one top card as the fewest ``(least, under)`` that say exactly them: ``least`` the play with
+    the fewest cards, ``under`` each card that may go under the top one with the least and the most copies of
+    it, in the stack's order; every count of each card between the two is a play, and no other is. Stacking
+    gives one (any of the other cards of the rank, or, after a draw, any that holds the card drawn); plays
+    that no such box holds go one each."""
+    held = [Counter(play.stack) for play in plays]
+    cards = sorted(set().union(*held))
+    least = {card: min(counts[card] for counts in held) for card in cards}
+    most = {card: max(counts[card] for counts in held) for card in cards}
+    if prod(most[card] - least[card] + 1 for card in cards) == len(set(plays)):
+        base = Play(plays[0].card, tuple(card for card in cards for _ in range(least[card])))
+        return [(base, [(card, least[card], most[card]) for card in cards])]
+    return [(play, [(card, n, n) for card, n in sorted(Counter(play.stack).items())]) for play in plays]
+
+
+def legal_json(view: View, names: tuple[str, ...]) -> list[dict[str, Any]]:
+    """The seat's legal moves, in the engine's order, the plays of one top card as one move: with ``stack``, the
+    cards that may go under it (each ``{"card", "least", "most"}``), every count of each a way to play it."""
+    plays: dict[Card, list[Play]] = {}
+    for action in view.legal:
+        if isinstance(action, Play):
+            plays.setdefault(action.card, []).append(action)
+    moves = []
+    for action in view.legal:
+        if not isinstance(action, Play):
+            moves.append(move_json(action, view, names))
+        elif action.card in plays:
+            for least, under in stacks(plays.pop(action.card)):
+                move = move_json(least, view, names)
+                if under:
+                    move["stack"] = [{"card": str(card), "least": low, "most": high} for card, low, high in under]
+                moves.append(move)
+    return moves
+
+
 def last_card_effects(view: View) -> dict[str, Any]:
     """What the last card to reach the pile (played, or turned to start the round) did to the order of play,
     for the page to show: the seats it made lose their turn (``skipped``), and how many times it reversed
@@ -115,7 +153,7 @@ def table_json(session: Session, seat: int | None) -> dict[str, Any]:
         "chain": view.chain,
         **last_card_effects(view),
         "prompt": prompt_words(view, names, keys=False),
-        "legal": [move_json(a, view, names) for a in view.legal],
+        "legal": legal_json(view, names),
         "drawn": card_json(view.drawn) if view.drawn is not None else None,
         "teams": [list(pair) for pair in view.teams],
         "round_end": round_end_json(session),
