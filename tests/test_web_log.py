@@ -21,7 +21,8 @@ from eights.engine.events import Event
 from eights.store import Store, database_url
 from eights.table.narrate import Line, Narrator
 from eights.web.app import create_app
-from eights.web.protocol import Hello
+from eights.web.outbox import Outbox, Tally
+from eights.web.protocol import Hello, Rematch
 from eights.web.rooms import LOG_BACKLOG, Connection, Hub
 from eights.web.settings import Limits, Settings
 from tests.moves import moves
@@ -158,6 +159,79 @@ def test_a_hello_at_a_long_match_narrates_nothing_again(tmp_path: Path, monkeypa
                 whole = [str(line) for line in bea.feed(session.game.log or []) if line.kind != "blank"]
                 whole += [str(bea.pending)] if bea.pending is not None else []
                 assert follower == whole  # put together a state at a time, over every line
+        await hub.close()
+        store.close()
+
+    asyncio.run(main())
+
+
+def test_a_slow_readers_log_stays_exact_though_its_states_are_replaced(tmp_path: Path) -> None:
+    """A reader that reads now and then (its outbox joins each state waiting into the newer one, as the server's
+    sockets do): the lines its page puts together are every line of the match, through a hello said again
+    and a rematch, as a reader of every state gets them."""
+
+    async def main() -> None:
+        store = Store(database_url(str(tmp_path / "slow.db")))
+        hub = Hub(store, pace=0)
+        room, token, _ = await hub.create("Ann", "classic", {}, 2, ["me", "here"], start=True, here=[("Bea", "b" * 22)])
+        tally = Tally()
+        pages: dict[str, list[str]] = {}
+        outboxes: dict[str, Outbox] = {}
+
+        def reader(name: str) -> Connection:
+            outbox = outboxes[name] = Outbox(10**9, tally)
+            pages[name] = []
+
+            async def send(message: dict[str, Any]) -> None:
+                assert outbox.put(message)
+
+            return Connection(send)
+
+        async def read(name: str) -> None:
+            outbox = outboxes[name]
+            while outbox.waiting:
+                got = await outbox.get()
+                assert got is not None
+                outbox.written()
+                message = json.loads(got[1])
+                if message["type"] == "state":
+                    keep(pages[name], message)
+
+        ann, bea, watcher, eager = reader("ann"), reader("bea"), reader("watcher"), reader("eager")
+        await hub.receive(ann, Hello(type="hello", room=room.code, token=token))
+        await hub.receive(bea, Hello(type="hello", room=room.code, token="b" * 22))
+        await hub.receive(watcher, Hello(type="hello", room=room.code, token=None))
+        await hub.receive(eager, Hello(type="hello", room=room.code, token=None))
+        rng = random.Random(3)
+        rematches = 0
+        for move in range(1200):
+            session = room.session
+            assert session is not None
+            if session.game.is_over:
+                await hub.receive(ann, Rematch(type="rematch", version=room.version))
+                rematches += 1
+                continue
+            seat = session.game.to_act
+            legal = session.view(seat).legal
+            session.play(legal[rng.randrange(len(legal))], seat)
+            await hub.broadcast(room)
+            if move == 500:
+                await hub.receive(watcher, Hello(type="hello", room=room.code, token=None))  # said again
+            await read("eager")
+            for name in ("ann", "bea", "watcher"):
+                if rng.random() < 0.1:
+                    await read(name)
+        for name in pages:
+            await read(name)
+        session = room.session
+        assert session is not None and rematches > 0
+        assert tally.replaced > 500  # most states the slow readers never read alone
+        for name, seat in (("ann", 0), ("bea", 1), ("watcher", None), ("eager", None)):
+            narrator = Narrator(session.rules, session.names, seat)
+            told = [str(line) for line in narrator.feed(session.game.log or []) if line.kind != "blank"]
+            told += [str(narrator.pending)] if narrator.pending is not None else []
+            assert pages[name] == told, name
+        assert tally.waiting == 0
         await hub.close()
         store.close()
 
