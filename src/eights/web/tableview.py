@@ -7,7 +7,6 @@ as cards only for the recipient's own hand, the top card and the card it just dr
 
 from __future__ import annotations
 
-from collections import Counter
 from math import prod
 from typing import Any
 
@@ -76,14 +75,19 @@ def stacks(plays: list[Play]) -> list[tuple[Play, list[tuple[Card, int, int]]]]:
     it, in the stack's order; every count of each card between the two is a play, and no other is. Stacking
     gives one (any of the other cards of the rank, or, after a draw, any that holds the card drawn); plays
     that no such box holds go one each."""
-    held = [Counter(play.stack) for play in plays]
-    cards = sorted(set().union(*held))
-    least = {card: min(counts[card] for counts in held) for card in cards}
-    most = {card: max(counts[card] for counts in held) for card in cards}
-    if prod(most[card] - least[card] + 1 for card in cards) == len(set(plays)):
-        base = Play(plays[0].card, tuple(card for card in cards for _ in range(least[card])))
-        return [(base, [(card, least[card], most[card]) for card in cards])]
-    return [(play, [(card, n, n) for card, n in sorted(Counter(play.stack).items())]) for play in plays]
+    cards = sorted({card for play in plays for card in play.stack})
+    held = [[play.stack.count(card) for card in cards] for play in plays]
+    least, most = (
+        [min(column) for column in zip(*held, strict=True)],
+        [max(column) for column in zip(*held, strict=True)],
+    )
+    if prod(high - low + 1 for low, high in zip(least, most, strict=True)) == len(set(plays)):
+        base = Play(plays[0].card, tuple(card for card, low in zip(cards, least, strict=True) for _ in range(low)))
+        return [(base, list(zip(cards, least, most, strict=True)))]
+    return [
+        (play, [(card, n, n) for card, n in zip(cards, counts, strict=True) if n])
+        for play, counts in zip(plays, held, strict=True)
+    ]
 
 
 def legal_json(view: View, names: tuple[str, ...]) -> list[dict[str, Any]]:
