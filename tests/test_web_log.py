@@ -19,12 +19,15 @@ from starlette.testclient import WebSocketTestSession
 
 from eights.engine.events import Event
 from eights.store import Store, database_url
+from eights.table import Session
 from eights.table.narrate import Line, Narrator
+from eights.web import rooms
 from eights.web.app import create_app
 from eights.web.outbox import Outbox, Tally
 from eights.web.protocol import Hello, Rematch
 from eights.web.rooms import LOG_BACKLOG, Connection, Hub
 from eights.web.settings import Limits, Settings
+from eights.web.tableview import table_json
 from tests.moves import moves
 
 #: Scripted clients send far faster than people.
@@ -232,6 +235,39 @@ def test_a_slow_readers_log_stays_exact_though_its_states_are_replaced(tmp_path:
             told += [str(narrator.pending)] if narrator.pending is not None else []
             assert pages[name] == told, name
         assert tally.waiting == 0
+        await hub.close()
+        store.close()
+
+    asyncio.run(main())
+
+
+def test_a_broadcast_makes_each_seats_table_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Twenty spectators and a seat: a change of the room makes the spectators' table once, and the seat's."""
+    made: list[int | None] = []
+
+    def counted(session: Session, seat: int | None) -> dict[str, Any]:
+        made.append(seat)
+        return table_json(session, seat)
+
+    monkeypatch.setattr(rooms, "table_json", counted)
+
+    async def main() -> None:
+        store = Store(database_url(str(tmp_path / "watched.db")))
+        hub = Hub(store, pace=0)
+        room, token, _ = await hub.create("Ann", "classic", {}, 2, ["me", "here"], start=True, here=[("Bea", "b" * 22)])
+        got: list[dict[str, Any]] = []
+
+        async def send(message: dict[str, Any]) -> None:
+            got.append(message)
+
+        await hub.receive(Connection(send), Hello(type="hello", room=room.code, token=token))
+        for _ in range(20):
+            await hub.receive(Connection(send), Hello(type="hello", room=room.code, token=None))
+        made.clear()
+        got.clear()
+        await hub.broadcast(room)
+        assert sorted(made, key=str) == [0, None]
+        assert len([m for m in got if m["type"] == "state"]) == 21
         await hub.close()
         store.close()
 

@@ -960,9 +960,16 @@ class Hub:
 
     # ----- sending ------------------------------------------------------------------------------------------
 
-    def state(self, room: Room, connection: Connection, public: dict[str, Any] | None = None) -> dict[str, Any]:
+    def state(
+        self,
+        room: Room,
+        connection: Connection,
+        public: dict[str, Any] | None = None,
+        tables: dict[int | None, dict[str, Any]] | None = None,
+    ) -> dict[str, Any]:
         """The room as ``connection``'s seat may see it, with the narration it has not had yet; ``public``: the
-        room's ``public()`` when the caller made it already."""
+        room's ``public()`` when the caller made it already; ``tables``: the tables made so far for this room as
+        it is, by seat (each seat's is made once for all its connections, and kept there)."""
         session = room.session
         message: dict[str, Any] = {
             "type": "state",
@@ -976,7 +983,11 @@ class Hub:
         if log is None or log.narration.session is not session or log.narration.seat != connection.seat:
             connection.log = log = SeatLog(room.narrations.of(session, connection.seat))
         start, lines = log.news()
-        message.update(table=table_json(session, connection.seat), log=lines, log_from=start)
+        seat = connection.seat
+        table = tables[seat] if tables is not None and seat in tables else table_json(session, seat)
+        if tables is not None:
+            tables[seat] = table
+        message.update(table=table, log=lines, log_from=start)
         return message
 
     async def _send(self, connection: Connection, message: dict[str, Any]) -> None:
@@ -995,8 +1006,9 @@ class Hub:
         """The room's state to each of its connections; a connection that can no longer be sent to leaves the
         room at once (its seat, if any, is then away)."""
         public = room.public(self.clock())
+        tables: dict[int | None, dict[str, Any]] = {}  # the spectators' table, made once
         for connection in list(room.connections):
-            await self._send(connection, self.state(room, connection, public))
+            await self._send(connection, self.state(room, connection, public, tables))
             if connection.closed:
                 await self._leave(connection)
 
