@@ -1006,7 +1006,7 @@ class Hub:
         """The room's state to each of its connections; a connection that can no longer be sent to leaves the
         room at once (its seat, if any, is then away)."""
         public = room.public(self.clock())
-        tables: dict[int | None, dict[str, Any]] = {}  # the spectators' table, made once
+        tables: dict[int | None, dict[str, Any]] = {}  # each seat's table (and the spectators'), made once
         for connection in list(room.connections):
             await self._send(connection, self.state(room, connection, public, tables))
             if connection.closed:

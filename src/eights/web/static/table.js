@@ -54,7 +54,9 @@ export function movesOf(t) {
     const top = move.cards[0];
     let ways = [[]];
     for (const { card, least, most } of move.stack) {
-      ways = ways.flatMap((under) => Array.from({ length: most - least + 1 }, (_, k) => [...under, ...Array(least + k).fill(card)]));
+      ways = ways.flatMap((under) =>
+        Array.from({ length: most - least + 1 }, (_, k) => [...under, ...Array(least + k).fill(card)]),
+      );
     }
     moves.push(move);
     for (const under of ways.slice(1)) {
