@@ -9,7 +9,9 @@ without Chromium or Playwright skips those tests and says why; under CI they fai
 
 from __future__ import annotations
 
+import base64
 import json
+import os
 import re
 import shutil
 import socket
@@ -23,6 +25,8 @@ from typing import Any
 
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
+
+from tests.moves import first_move
 
 #: Chromium from Debian's package.
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
@@ -136,6 +140,27 @@ def post(base: str, path: str, body: dict[str, Any]) -> dict[str, Any]:
     with urllib.request.urlopen(request, timeout=PATIENCE) as answer:
         result: dict[str, Any] = json.load(answer)
         return result
+
+
+def deaf_socket(port: int, hello: dict[str, Any]) -> socket.socket:
+    """A WebSocket to the server on ``port`` that says ``hello`` and then reads nothing, its receive buffer kept
+    small, so that what the server sends it soon waits in the server."""
+    raw = socket.socket()
+    raw.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    raw.connect(("127.0.0.1", port))
+    key = base64.b64encode(os.urandom(16)).decode()
+    raw.sendall(
+        f"GET /ws HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+        f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n".encode()
+    )
+    answer = b""
+    while not answer.endswith(b"\r\n\r\n"):  # a byte at a time: nothing of the first message is read
+        answer += raw.recv(1)
+    assert answer.startswith(b"HTTP/1.1 101"), answer
+    payload, mask = json.dumps(hello).encode(), os.urandom(4)
+    assert len(payload) < 126  # one short frame, masked as a client's must be
+    raw.sendall(bytes([0x81, 0x80 | len(payload)]) + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(payload)))
+    return raw
 
 
 def saved_moves(db: Path | str, code: str) -> list[str]:
@@ -255,7 +280,7 @@ class Browser:
                 return state
 
     def act(self, state: dict[str, Any]) -> str:
-        move: str = state["table"]["legal"][0]["action"]
+        move = first_move(state["table"])
         self.send({"type": "act", "version": state["version"], "action": move})
         return move
 

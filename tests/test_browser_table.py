@@ -17,9 +17,13 @@ from typing import Any
 
 import pytest
 
-from eights.engine import Game, parse_action, view
+from eights.engine import DRAW, Game, parse_action, view
 from eights.record import GameRecord
+from eights.table import HUMAN, PlayConfig, Session
+from eights.web.tableview import table_json
 from tests.browser import DESKTOP, PATIENCE, PHONE, new_game
+from tests.moves import kinds, moves
+from tests.scripting import scripted
 
 #: What the page shows now: "dialog" (open), "end" (the match's end), "turn" (this seat may act, with no
 #: move of its own on the way), or "" (waiting for others).
@@ -170,8 +174,8 @@ def by_keys(watched: Watched, what: str) -> None:
         """() => [...document.querySelectorAll("#hand .card")].findIndex((c) => c.classList.contains("marked"))"""
     )
     if marked < 0:
-        kinds = [m["kind"] for m in watched.table["legal"]]
-        key = "d" if "draw" in kinds else "p" if "pass" in kinds else None
+        offered = kinds(watched.table)
+        key = "d" if "draw" in offered else "p" if "pass" in offered else None
         if key:
             watched.seen.add(key)
             page.keyboard.press(key)
@@ -503,3 +507,56 @@ def test_accessibility(chromium: Any, live_server: Any) -> None:
     finally:
         calm.close()
         lively.close()
+
+
+def test_a_stack_from_a_hundred_cards_of_four_packs(chromium: Any, live_server: Any) -> None:
+    """Derange with four packs, stacking and a 100-card deal: the page makes of each state's few moves every way
+    to play (tests/moves.py, itself checked against the engine, reads them alike; the card drawn under another,
+    too), offers a card's ways in its list, in the server's words, and the stack chosen there is played."""
+    context = chromium.new_context(**DESKTOP)
+    try:
+        me = Watched(context.new_page())
+        sent: list[dict[str, Any]] = []
+        me.page.on("websocket", lambda ws: ws.on("framesent", lambda text: sent.append(json.loads(text))))
+        new_game(me.page, live_server.base, "derange", 2, {"packs": "4", "stacking": "true", "rounds": "100"})
+        for _ in range(10):  # turns until one may stack (a turn after a 3 or a 10 may not)
+            play([me], until="turn")
+            ways = moves(me.table)
+            if any(len(way["cards"]) > 1 for way in ways):
+                break
+            by_touch(me, "turn")
+        table, version = me.table, me.states[-1]["version"]
+        stacked = [way for way in ways if len(way["cards"]) > 1]
+        assert stacked and len(table["legal"]) < 40 < len(ways), (len(table["legal"]), len(ways))
+        assert me.page.text_content("#move-stack") == f"Play several cards… ({len(stacked)})"
+        game = scripted(
+            "action", ["4S 9C 7D", "KC QC JC"], "4H", "4C 2D 3D", dealer=1, stacking=True, draw_at_will=True
+        )
+        drawn = Session(PlayConfig(game.rules, (HUMAN, HUMAN), seed=0, people=("Ann", "Bob")), game=game)
+        drawn.play(DRAW, 0)  # the 4C drawn: under the 4S, it is a card the stack must hold
+        tables = [state["table"] for state in me.states if state["table"]] + [table_json(drawn, 0)]
+        read = me.page.evaluate(
+            "async (tables) => { const { movesOf } = await import('/static/table.js'); return tables.map(movesOf); }",
+            tables,
+        )
+        assert read == [moves(t) for t in tables]
+        # the card with the most ways: its list is every way that lays it, in the server's words
+        counts = {card["code"]: sum(card["code"] in way["cards"] for way in ways) for card in table["hand"]}
+        code = max(counts, key=lambda c: counts[c])
+        mine = [way for way in ways if code in way["cards"]]
+        me.page.click(f"#hand .card[data-code='{code}']")
+        me.page.wait_for_selector("#dialog[open] .move-choice")
+        assert me.page.locator("#dialog .move-choice").all_text_contents() == [
+            f"{n}{' ' if n else ''}{way['words']}"
+            for n, way in ((str(i + 1) if i < 9 else "", way) for i, way in enumerate(mine))
+        ]
+        me.page.locator("#dialog .move-choice").last.click()
+        deadline = time.monotonic() + PATIENCE
+        while not any(s["version"] > version for s in me.states):
+            assert time.monotonic() < deadline, "the stack was not taken"
+            me.page.wait_for_timeout(40)
+        assert [m["action"] for m in sent if m["type"] == "act"][-1] == mine[-1]["action"]
+        after = next(s for s in me.states if s["version"] > version)["table"]
+        assert len(after["hand"]) == len(table["hand"]) - len(mine[-1]["cards"])
+    finally:
+        context.close()

@@ -23,6 +23,7 @@ from eights.store import Store, database_url
 from eights.web.app import CLOSE_FLOOD, create_app
 from eights.web.protocol import MAX_FRAME
 from eights.web.settings import Limits, Settings
+from tests.moves import first_move
 
 #: Scripted clients send far faster than people.
 SCRIPTED = Settings(limits=Limits(messages_per_second=10_000, message_burst=20_000))
@@ -111,7 +112,7 @@ def test_a_game_against_the_computer_to_the_end(client: TestClient) -> None:
             if table["result"] is not None:
                 break
             assert all(card["label"] for card in table["hand"])
-            send(ws, type="act", version=state["version"], action=table["legal"][0]["action"])
+            send(ws, type="act", version=state["version"], action=first_move(table))
             moves += 1
         assert moves > 5 and len(table["result"]["winners"]) >= 1
     record = client.get(f"/api/rooms/{room['code']}/record", headers={"X-Seat-Token": room["token"]})
@@ -237,7 +238,7 @@ def test_a_restarted_server_takes_every_room_up_again(db: str) -> None:
             send(ws, type="hello", room=room["code"], token=room["token"])
             for _ in range(3):
                 state = until(ws, "state", my_turn)
-                send(ws, type="act", version=state["version"], action=state["table"]["legal"][0]["action"])
+                send(ws, type="act", version=state["version"], action=first_move(state["table"]))
             state = until(ws, "state", my_turn)
         before = client.app.state.hub.rooms[room["code"]].session.game  # type: ignore[attr-defined]
         views = [view(before, s) for s in range(3)]
@@ -253,7 +254,7 @@ def test_a_restarted_server_takes_every_room_up_again(db: str) -> None:
             again = until(ws, "state")
             assert again["table"]["hand"] == state["table"]["hand"]
             assert again["version"] > state["version"]  # never back: a late message from before cannot match
-            send(ws, type="act", version=again["version"], action=again["table"]["legal"][0]["action"])
+            send(ws, type="act", version=again["version"], action=first_move(again["table"]))
             until(ws, "state", lambda m: m["version"] > again["version"])
     store.close()
 

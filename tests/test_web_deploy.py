@@ -22,6 +22,7 @@ from websockets.sync.client import connect
 
 from eights.store import Store, database_url
 from tests.browser import PATIENCE, LiveServer, free_port
+from tests.moves import first_move
 from tests.nginx import get, nginx_in_front
 from tests.redis_server import RedisServer
 
@@ -85,7 +86,7 @@ def test_the_documented_layout_plays_through_a_lost_instance(
                                 break
                             table = message["table"]
                             if table["legal"]:
-                                action = table["legal"][0]["action"]
+                                action = first_move(table)
                                 ws.send(json.dumps({"type": "act", "version": message["version"], "action": action}))
                                 moves += 1
                             if moves == 4 and not killed:

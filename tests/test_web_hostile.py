@@ -21,9 +21,15 @@ import pytest
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.sync.client import ClientConnection, connect
 
-from tests.browser import PATIENCE, LiveServer
+from tests.browser import PATIENCE, LiveServer, deaf_socket
+from tests.moves import first_move
 
 PUBLIC = "https://eights.example.org"
+#: The largest rules' states (100-card hands of four packs, with stacking), the sockets that read nothing, and
+#: the bytes that may wait for each (in the server; the system holds a little more: ``send_buffer_bytes``).
+DEEPEST = {"packs": "4", "stacking": "true", "rounds": "100,100,100"}
+DEAF = 20
+OUTBOX = 16384
 
 
 def call(
@@ -484,3 +490,45 @@ def test_a_host_name_made_to_point_here_gets_no_socket(server: LiveServer) -> No
     with socket(server, Origin=server.base) as ws:  # the page opened by the machine's address
         say(ws, type="ping")
         assert until(ws, "pong")
+
+
+def metrics(server: LiveServer) -> dict[str, float]:
+    """The server's metrics, by name (with its labels)."""
+    _, text, _ = call(server.base, "/metrics")
+    return {
+        name: float(value)
+        for name, value in (line.rsplit(" ", 1) for line in text.splitlines() if line and not line.startswith("#"))
+    }
+
+
+@with_options(
+    *("--set-limit", f"outbox_bytes={OUTBOX}", "--set-limit", "send_buffer_bytes=8192"),
+    *("--set-limit", "messages_per_second=1000", "--set-limit", "message_burst=2000"),  # the person plays at once
+)
+def test_sockets_that_never_read_hold_little_and_are_let_go(server: LiveServer) -> None:
+    """Derange with four packs, stacking and 100-card deals (the largest states), played by a person who reads
+    everything, watched by 20 sockets that read nothing: the states waiting for each are one (the newest, with
+    the narration of the ones it replaced), the bytes waiting in the server stay under each socket's limit, and
+    each reader that falls that far behind is closed (4009: its browser would reconnect); the person plays on."""
+    made = room(server, preset="derange", options=DEEPEST, seats=["me", "easy"], start=True)
+    readers = [deaf_socket(server.port, {"type": "hello", "room": made["code"], "token": None}) for _ in range(DEAF)]
+    most, moves, seen = 0.0, 0, metrics(server)
+    try:
+        with socket(server) as ws:
+            say(ws, type="hello", room=made["code"], token=made["token"])
+            deadline = time.monotonic() + 4 * PATIENCE
+            while seen["eights_outbox_slow_readers_total"] < DEAF:
+                assert time.monotonic() < deadline, f"after {moves} moves: {seen}"
+                message = json.loads(ws.recv(timeout=PATIENCE))
+                table = message.get("table") if message["type"] == "state" else None
+                if table and table["legal"]:
+                    say(ws, type="act", version=message["version"], action=first_move(table))
+                    moves += 1
+                    seen = metrics(server)
+                    most = max(most, seen["eights_outbox_bytes"])
+            assert metrics(server)["eights_connections"] == 1  # the person's socket is not one of them
+    finally:
+        for reader in readers:
+            reader.close()
+    assert seen["eights_outbox_states_replaced_total"] > DEAF  # states waiting were replaced by newer ones
+    assert 0 < most <= (DEAF + 1) * OUTBOX, most

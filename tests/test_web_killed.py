@@ -11,11 +11,12 @@ from typing import Any
 from websockets.sync.client import ClientConnection, connect
 
 from tests.browser import PATIENCE, LiveServer, post, saved_moves
+from tests.moves import first_move
 
 
 def act(ws: ClientConnection, state: dict[str, Any]) -> None:
     """The first legal move, at the version this seat saw."""
-    move = state["table"]["legal"][0]["action"]
+    move = first_move(state["table"])
     ws.send(json.dumps({"type": "act", "version": state["version"], "action": move}))
 
 

@@ -77,9 +77,11 @@ class Audit:
         return Connection(send)
 
 
-async def play_room(hub: Hub, audit: Audit, preset: str, players: int, rng: random.Random) -> None:
+async def play_room(
+    hub: Hub, audit: Audit, preset: str, players: int, rng: random.Random, options: dict[str, str] | None = None
+) -> None:
     seats = ["me", *(["easy"] * (players - 1))]
-    room, token, _ = await hub.create("Ann", preset, {}, players, seats, start=True, pace=0)
+    room, token, _ = await hub.create("Ann", preset, options, players, seats, start=True, pace=0)
     me, watcher = [0], [None]
     mine = audit.connection(hub, room.code, me)  # type: ignore[arg-type]
     spectator = audit.connection(hub, room.code, watcher)
@@ -99,17 +101,26 @@ async def play_room(hub: Hub, audit: Audit, preset: str, players: int, rng: rand
     assert room.session is not None and room.session.game.is_over
 
 
-@pytest.mark.parametrize("preset", PRESETS)
-def test_no_message_shows_a_card_its_recipient_may_not_see(preset: str, tmp_path: Path) -> None:
+#: Every preset as it comes, and with stacking (the legal moves then name the cards that may go under another).
+RULES = [(preset, {}) for preset in PRESETS] + [
+    ("action", {"stacking": "true"}),
+    ("derange", {"stacking": "true", "packs": "2"}),
+]
+
+
+@pytest.mark.parametrize(("preset", "options"), RULES)
+def test_no_message_shows_a_card_its_recipient_may_not_see(
+    preset: str, options: dict[str, str], tmp_path: Path
+) -> None:
     audit = Audit()
 
     async def main() -> None:
         hub = Hub(Store(database_url(str(tmp_path / "leaks.db"))), BotPool(), pace=0)
-        rng = random.Random(preset)
+        rng = random.Random(f"{preset}{options}")
         for game in range(6):
             players = [2, 3, 4, 4, 5, 6][game]
             try:
-                await play_room(hub, audit, preset, players, rng)
+                await play_room(hub, audit, preset, players, rng, options)
             except Exception as exc:  # a player count the preset cannot seat
                 if "bad_setup" not in repr(getattr(exc, "code", "")):
                     raise

@@ -27,6 +27,7 @@ from eights.store.matches import Reviews
 from eights.web.app import create_app
 from eights.web.settings import Limits, Settings
 from tests.browser import PATIENCE
+from tests.moves import first_move
 
 #: Scripted clients send far faster than people; a small review budget keeps the tests quick.
 QUICK = Limits(messages_per_second=10_000, message_burst=20_000, review_deals=8, review_iterations=100)
@@ -66,7 +67,7 @@ def played_room(client: TestClient, finish: bool = True) -> dict[str, Any]:
             table = state["table"]
             if table["result"] is not None or not finish:
                 return room
-            move = table["legal"][0]["action"]
+            move = first_move(table)
             ws.send_text(json.dumps({"type": "act", "version": state["version"], "action": move}))
 
 

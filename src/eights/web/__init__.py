@@ -21,8 +21,10 @@ from eights.history import DbOption, open_store
 __all__ = ["serve_command"]
 
 
-def listening_socket(host: str, port: int) -> socket.socket:
-    """A socket bound to ``host``:``port``, before anything is announced.
+def listening_socket(host: str, port: int, send_buffer: int | None = None) -> socket.socket:
+    """A socket bound to ``host``:``port``, before anything is announced; ``send_buffer``: the bytes the system
+    may hold for each connection's reader (every socket it accepts has that buffer: without it, the system
+    grows a reader's buffer to megabytes).
 
     :raises OSError: when the address cannot be used (its words say why).
     """
@@ -31,6 +33,8 @@ def listening_socket(host: str, port: int) -> socket.socket:
     sock = socket.socket(family, kind, proto)
     try:
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        if send_buffer is not None:
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, send_buffer)
         sock.bind(address)
         sock.listen(2048)
     except OSError:
@@ -124,7 +128,7 @@ def serve_command(
     except SettingsError as exc:
         fail(str(exc))
     try:
-        sock = listening_socket(host, port)
+        sock = listening_socket(host, port, settings.limits.send_buffer_bytes)
     except OSError as exc:
         reason = "it is in use (another server?)" if exc.errno == 98 else (exc.strerror or str(exc)).lower()
         fail(f"cannot listen on {host} port {port}: {reason}; choose another with --port or --host")

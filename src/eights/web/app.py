@@ -36,6 +36,7 @@ from eights.web.cluster import Cluster
 from eights.web.guard import Bucket
 from eights.web.lab import LabDesk, LabRefused
 from eights.web.metrics import CONTENT_TYPE, Metrics
+from eights.web.outbox import Outbox, Tally
 from eights.web.protocol import (
     CLOSE_FLOOD,
     CLOSE_LIMIT,
@@ -55,8 +56,6 @@ from eights.web.workers import Pool
 
 STATIC = resources.files("eights.web") / "static"
 log = logging.getLogger("eights.web")
-#: Messages waiting for a slow browser before it is dropped.
-OUTBOX = 512
 #: The largest HTTP body any route takes (a new room, a round of a score sheet), in bytes.
 MAX_BODY = 16384
 #: What a foreign page's socket gets (RFC 6455's policy violation).
@@ -324,6 +323,7 @@ def create_app(
     labs = LabDesk(limits, hub.guard)
     reviewer = Reviewer(store, limits, hub.guard)
     sheets = SheetDesk(Sheets(store), limits, may_start=lambda request: hub.guard.make_sheet(client_of(request)))
+    outboxes = Tally()
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
@@ -381,7 +381,7 @@ def create_app(
             return missing_room_page(code)
         return page()
 
-    metrics = app.state.metrics = Metrics(hub, reviewer, labs)
+    metrics = app.state.metrics = Metrics(hub, reviewer, labs, outboxes)
 
     @app.get("/healthz", include_in_schema=False)
     async def health() -> dict[str, Any]:
@@ -585,7 +585,7 @@ def create_app(
             await websocket.send_text(json.dumps(error("too_many_connections", words)))
             await websocket.close(CLOSE_LIMIT)
             return
-        outbox: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue(OUTBOX)
+        outbox = Outbox(limits.outbox_bytes, outboxes)
         closing: list[int] = []
 
         async def close(code: int) -> None:
@@ -600,18 +600,20 @@ def create_app(
         async def send(message: dict[str, Any]) -> None:
             if connection.closed:
                 return
-            try:
-                outbox.put_nowait(message)
-            except asyncio.QueueFull:
-                connection.closed = True  # a browser that reads nothing: let it go (the hub drops it now)
+            if not outbox.put(message):
+                connection.closed = True  # a browser that reads too little: let it go (the hub drops it now)
+                outboxes.slow += 1
+                outbox.close()
                 asyncio.get_running_loop().create_task(close(CLOSE_SLOW))
 
         connection = Connection(send, client=client)
 
         async def pump() -> None:
             while (message := await outbox.get()) is not None:
-                await websocket.send_text(json.dumps(message, ensure_ascii=False))
-                if message.get("type") == "replaced":
+                kind, text = message
+                await websocket.send_text(text)
+                outbox.written()
+                if kind == "replaced":
                     closing.append(CLOSE_REPLACED)  # (not through ``close``: the task would hold itself)
                     with contextlib.suppress(RuntimeError, OSError, WebSocketDisconnect):
                         await websocket.close(CLOSE_REPLACED)
@@ -677,6 +679,7 @@ def create_app(
             await hub.disconnect(connection)
             hub.guard.close_socket(client)
             sender.cancel()
+            outbox.close()
             connection.send = gone  # its closure held the connection: a cycle that only a full collection frees
             connection.close = None
 

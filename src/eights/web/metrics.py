@@ -2,7 +2,8 @@
 Prometheus' text format (prometheus_client) for this machine and trusted proxies only: rooms by phase,
 connections (with many instances: those relayed, held for other instances, and whether Redis answers),
 computer decisions (queued, busy, answered, played by the fallback and why) and how long
-they took, and the reviews and labs under way (the other work a stranger can ask of the workers).
+they took, the reviews and labs under way (the other work a stranger can ask of the workers), and the bytes
+waiting for the sockets' readers (with the states a newer one replaced, and the readers closed as too slow).
 
 The figures are read from the hub and its pool when scraped (one registry per app, so that several apps
 in one process, as in the tests, keep theirs apart); only the decisions' durations are counted as
@@ -19,6 +20,7 @@ from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily
 from prometheus_client.registry import Collector
 
 from eights.web.lab import LabDesk
+from eights.web.outbox import Tally
 from eights.web.reviews import Reviewer
 from eights.web.rooms import Hub
 
@@ -93,14 +95,35 @@ class WorkCollector(Collector):
         yield labs
 
 
-class Metrics:
-    """One app's metrics: its registry, with the hub's figures, the decisions' durations, and the reviews
-    and labs under way."""
+class OutboxCollector(Collector):
+    """What the sockets' outboxes hold, and what they dropped, as it is when scraped."""
 
-    def __init__(self, hub: Hub, reviewer: Reviewer, labs: LabDesk) -> None:
+    def __init__(self, tally: Tally) -> None:
+        self.tally = tally
+
+    def collect(self) -> Iterator[Any]:
+        waiting = GaugeMetricFamily("eights_outbox_bytes", "Bytes of messages waiting for the sockets' readers")
+        waiting.add_metric([], self.tally.waiting)
+        yield waiting
+        replaced = CounterMetricFamily(
+            "eights_outbox_states_replaced", "States replaced by a newer one before their socket wrote them"
+        )
+        replaced.add_metric([], self.tally.replaced)
+        yield replaced
+        slow = CounterMetricFamily("eights_outbox_slow_readers", "Sockets closed for reading too slowly (4009)")
+        slow.add_metric([], self.tally.slow)
+        yield slow
+
+
+class Metrics:
+    """One app's metrics: its registry, with the hub's figures, the decisions' durations, the reviews
+    and labs under way, and the sockets' outboxes."""
+
+    def __init__(self, hub: Hub, reviewer: Reviewer, labs: LabDesk, outboxes: Tally) -> None:
         self.registry = CollectorRegistry()
         self.registry.register(HubCollector(hub))
         self.registry.register(WorkCollector(reviewer, labs))
+        self.registry.register(OutboxCollector(outboxes))
         self.decision_seconds = Histogram(
             "eights_decision_seconds",
             "Seconds a computer decision took, asked to answered (the fallback's included)",

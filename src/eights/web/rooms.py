@@ -65,7 +65,7 @@ from eights.web.protocol import (
 )
 from eights.web.queue import QueuePool
 from eights.web.settings import Limits
-from eights.web.tableview import SeatLog, table_json
+from eights.web.tableview import Narrations, SeatLog, table_json
 from eights.web.workers import BotPool, Pool, PoolClosed
 
 log = logging.getLogger("eights.web")
@@ -230,6 +230,8 @@ class Room:
     fence: int | None = None
     #: The phase saved, for a room read from the store on an instance that does not own it.
     saved_phase: str | None = None
+    #: Its match told once per seat (and for its spectators), read by every connection.
+    narrations: Narrations = field(default_factory=lambda: Narrations(LOG_BACKLOG))
 
     @property
     def phase(self) -> str:
@@ -1122,9 +1124,16 @@ class Hub:
 
     # ----- sending ------------------------------------------------------------------------------------------
 
-    def state(self, room: Room, connection: Connection, public: dict[str, Any] | None = None) -> dict[str, Any]:
+    def state(
+        self,
+        room: Room,
+        connection: Connection,
+        public: dict[str, Any] | None = None,
+        tables: dict[int | None, dict[str, Any]] | None = None,
+    ) -> dict[str, Any]:
         """The room as ``connection``'s seat may see it, with the narration it has not had yet; ``public``: the
-        room's ``public()`` when the caller made it already."""
+        room's ``public()`` when the caller made it already; ``tables``: the tables made so far for this room as
+        it is, by seat (each seat's is made once for all its connections, and kept there)."""
         session = room.session
         message: dict[str, Any] = {
             "type": "state",
@@ -1134,10 +1143,15 @@ class Hub:
         if session is None:
             message.update(table=None, log=[], log_from=0)
             return message
-        if connection.log is None or connection.log.session is not session:
-            connection.log = SeatLog(session, connection.seat, LOG_BACKLOG)
-        start, lines = connection.log.news()
-        message.update(table=table_json(session, connection.seat), log=lines, log_from=start)
+        log = connection.log
+        if log is None or log.narration.session is not session or log.narration.seat != connection.seat:
+            connection.log = log = SeatLog(room.narrations.of(session, connection.seat))
+        start, lines = log.news()
+        seat = connection.seat
+        table = tables[seat] if tables is not None and seat in tables else table_json(session, seat)
+        if tables is not None:
+            tables[seat] = table
+        message.update(table=table, log=lines, log_from=start)
         return message
 
     async def _send(self, connection: Connection, message: dict[str, Any]) -> None:
@@ -1156,8 +1170,9 @@ class Hub:
         """The room's state to each of its connections; a connection that can no longer be sent to leaves the
         room at once (its seat, if any, is then away)."""
         public = room.public(self.clock())
+        tables: dict[int | None, dict[str, Any]] = {}  # each seat's table (and the spectators'), made once
         for connection in list(room.connections):
-            await self._send(connection, self.state(room, connection, public))
+            await self._send(connection, self.state(room, connection, public, tables))
             if connection.closed:
                 await self._leave(connection)
 

@@ -59,6 +59,11 @@ class Limits:
     message_burst: int = 40
     #: Refused messages (too fast, malformed or refused by the room) a connection may send in a minute.
     refused_per_minute: int = 120
+    #: Bytes of messages waiting for one connection's reader (a newer state replaces the one waiting); past it
+    #: the connection is closed, as too slow a reader. Before them, the system holds ``send_buffer_bytes`` for
+    #: each socket's reader (Linux counts twice that: its own bookkeeping), and the server 64 KB more.
+    outbox_bytes: int = 262_144
+    send_buffer_bytes: int = 131_072
     #: Room lookups by code that find nothing, per client (guessing codes), as a rate.
     misses_per_client: str = "30/minute"
     #: Seconds a computer player may think on one decision (the searches' budget; the hard deadline is

@@ -1,6 +1,7 @@
 // The table: every seat (name, cards, turn, totals, away), the piles, the active suit and direction, what
 // is pending and what you are asked, your hand, and your moves. Every move offered is one of the server's
-// `table.legal` moves, sent back as its `action` text: nothing here decides a rule.
+// `table.legal` moves (a stack: one of the ways it lists), sent back as its `action` text: nothing here
+// decides a rule.
 
 import { $, button, el, flash, keepingFocus, saved } from "./dom.js";
 import { cardBack, cardFace } from "./cards.js";
@@ -37,6 +38,37 @@ function cardsText(cards) {
 }
 
 /**
+ * Every move of the server's `legal`, a play with a `stack` once for each way to play it: its top card with,
+ * under it, every count of each stack card from its `least` to its `most` (docs/protocol.md), in the order
+ * the server's stacks are written (the stack's cards as listed, the top card last). The first way is the
+ * move itself, as the server words it.
+ */
+export function movesOf(t) {
+  const texts = new Map(t.hand.map((card) => [card.code, card.text]));
+  const moves = [];
+  for (const move of t.legal) {
+    if (!move.stack) {
+      moves.push(move);
+      continue;
+    }
+    const top = move.cards[0];
+    let ways = [[]];
+    for (const { card, least, most } of move.stack) {
+      ways = ways.flatMap((under) =>
+        Array.from({ length: most - least + 1 }, (_, k) => [...under, ...Array(least + k).fill(card)]),
+      );
+    }
+    moves.push(move);
+    for (const under of ways.slice(1)) {
+      const laid = [...under, top];
+      const words = `play ${laid.map((code) => texts.get(code)).join(" ")} (${texts.get(top)} on top)`;
+      moves.push({ kind: move.kind, action: `play ${laid.join(" ")}`, words, cards: [top, ...under] });
+    }
+  }
+  return moves;
+}
+
+/**
  * Draw the table. `ui` holds {state, seat, hint, lastRoundEnd, busy}; `act(action)` sends a move, `send`
  * any other message.
  */
@@ -63,22 +95,23 @@ export function drawTable(ui, act, send) {
     if (shownRoundEnd !== key) roundEnd = shownRoundEnd = key;
   }
 
-  const moveKey = t.legal.map((m) => m.action).join("|");
+  const moves = movesOf(t);
+  const moveKey = moves.map((m) => m.action).join("|");
   if (dialogKind() === "moves" && $("dialog").dataset.moves !== moveKey) closeDialog("moves");
   // each part is drawn again only when what it shows changed (a screen reader hears no repeats)
   keepingFocus(() => {
     const handKey = [t.seat, t.hand.map((c) => c.code), moveKey, t.drawn?.code, hint?.action];
-    if (changed("hand", handKey)) drawHand(t, hint, act, moveKey);
-    if (changed("moves", moveKey)) drawMoves(t, act, moveKey);
+    if (changed("hand", handKey)) drawHand(t, moves, hint, act, moveKey);
+    if (changed("moves", moveKey)) drawMoves(t, moves, act, moveKey);
     if (changed("tools", [room.code, t.seat, t.legal.length > 0, ui.lastRoundEnd?.end.round])) drawTools(ui, send);
   });
   $("table").classList.toggle("busy", ui.busy === version);
 
-  const askNow = t.legal.filter((m) => m.kind === "suit" || m.kind === "choose");
+  const askNow = moves.filter((m) => m.kind === "suit" || m.kind === "choose");
   if (roundEnd) roundEndDialog(ui.lastRoundEnd);
   else if (askNow.length && autoOpened !== version && !$("dialog").open) {
     autoOpened = version;
-    openMoves(askNow[0].kind, t, act, moveKey);
+    openMoves(askNow[0].kind, t, moves, act, moveKey);
   }
   drawResult(ui, room, t, act, send);
   showChanges(room.code, t);
@@ -206,14 +239,15 @@ export function drawCentre(t) {
 }
 
 /** Your hand: each card a button with its spoken label; a card some move uses is raised and marked. */
-function drawHand(t, hint, act, moveKey) {
+function drawHand(t, moves, hint, act, moveKey) {
   const hand = $("hand");
   $("hand-area").hidden = t.seat === null;
   $("watching").hidden = t.seat !== null;
   const uses = new Map();
-  for (const move of t.legal) {
+  for (const move of moves) {
     if (!CARD_MOVES.has(move.kind)) continue;
-    for (const code of move.cards) {
+    for (const code of new Set(move.cards)) {
+      // (a card of several packs may be in a stack twice: the way is listed once)
       if (!uses.has(code)) uses.set(code, []);
       uses.get(code).push(move);
     }
@@ -226,19 +260,19 @@ function drawHand(t, hint, act, moveKey) {
     node.type = "button";
     node.dataset.code = card.code;
     node.tabIndex = -1;
-    const moves = uses.get(card.code) || [];
+    const ways = uses.get(card.code) || [];
     let label = card.label;
-    if (moves.length) {
-      const alone = moves.find((m) => m.cards.length === 1);
+    if (ways.length) {
+      const alone = ways.find((m) => m.cards.length === 1);
       node.classList.add("marked");
       node.prepend(el("span", "▲", "mark"));
       label += alone ? `, ${MARKS[alone.kind]}` : ", playable with other cards";
-      if (moves.length > 1) label += ` (${moves.length} ways)`;
+      if (ways.length > 1) label += ` (${ways.length} ways)`;
       // one card alone: at once; a stack, or a choice of ways: from a list
       node.addEventListener("click", () =>
-        moves.length === 1 && alone
+        ways.length === 1 && alone
           ? act(alone.action)
-          : openMovesFor(`Play ${card.text}`, "Choose how to play it:", moves, act, moveKey),
+          : openMovesFor(`Play ${card.text}`, "Choose how to play it:", ways, act, moveKey),
       );
     } else {
       node.setAttribute("aria-disabled", "true");
@@ -247,7 +281,7 @@ function drawHand(t, hint, act, moveKey) {
       node.classList.add("drawn");
       label += ", just drawn";
     }
-    if (hint && moves.some((m) => m.action === hint.action)) node.classList.add("hinted");
+    if (hint && ways.some((m) => m.action === hint.action)) node.classList.add("hinted");
     node.setAttribute("aria-label", label);
     return node;
   });
@@ -298,23 +332,23 @@ function openMovesFor(title, about, moves, act, moveKey) {
 }
 
 /** The dialog for a kind of move: a suit to name, a player to choose, a stack, a jack to drop, a card to bury. */
-function openMoves(kind, t, act, moveKey) {
-  const moves = t.legal.filter((m) => m.kind === kind && (kind !== "play" || m.cards.length > 1));
+function openMoves(kind, t, moves, act, moveKey) {
+  const these = moves.filter((m) => m.kind === kind && (kind !== "play" || m.cards.length > 1));
   if (kind === "suit") {
-    suitDialog(t.prompt, moves, act);
+    suitDialog(t.prompt, these, act);
     $("dialog").dataset.moves = moveKey;
     return;
   }
   const titles = { choose: "Choose a player", play: "Play several cards", drop: "Drop a jack", bury: "Bury a card" };
-  openMovesFor(titles[kind], t.prompt, moves, act, moveKey);
+  openMovesFor(titles[kind], t.prompt, these, act, moveKey);
 }
 
 /** The moves that are not a tap on one card: draw, pass, and the dialogs for the rest. */
-function drawMoves(t, act, moveKey) {
+function drawMoves(t, moves, act, moveKey) {
   const buttons = [];
-  const stacks = t.legal.filter((m) => m.kind === "play" && m.cards.length > 1);
+  const stacks = moves.filter((m) => m.kind === "play" && m.cards.length > 1);
   const opener = (kind, words, id) => {
-    const node = button(words, () => openMoves(kind, t, act, moveKey));
+    const node = button(words, () => openMoves(kind, t, moves, act, moveKey));
     node.id = id;
     return node;
   };
@@ -325,9 +359,9 @@ function drawMoves(t, act, moveKey) {
     ["drop", "Drop a jack…"],
     ["bury", "Bury a card…"],
   ]) {
-    if (t.legal.some((m) => m.kind === kind)) buttons.push(opener(kind, words, `move-${kind}`));
+    if (moves.some((m) => m.kind === kind)) buttons.push(opener(kind, words, `move-${kind}`));
   }
-  for (const move of t.legal) {
+  for (const move of moves) {
     if (move.kind === "draw" || move.kind === "pass") {
       const node = button(move.words, () => act(move.action), "move");
       node.id = `move-${move.kind}`;
