@@ -21,7 +21,7 @@ from eights.engine import DRAW, Game, parse_action, view
 from eights.record import GameRecord
 from eights.table import HUMAN, PlayConfig, Session
 from eights.web.tableview import table_json
-from tests.browser import DESKTOP, PATIENCE, PHONE, new_game
+from tests.browser import DESKTOP, PATIENCE, PHONE, LiveServer, new_game
 from tests.moves import kinds, moves
 from tests.scripting import scripted
 
@@ -509,16 +509,18 @@ def test_accessibility(chromium: Any, live_server: Any) -> None:
         lively.close()
 
 
-def test_a_stack_from_a_hundred_cards_of_four_packs(chromium: Any, live_server: Any) -> None:
+def test_a_stack_from_a_hundred_cards_of_four_packs(chromium: Any, tmp_path: Path) -> None:
     """Derange with four packs, stacking and a 100-card deal: the page makes of each state's few moves every way
     to play (tests/moves.py, itself checked against the engine, reads them alike; the card drawn under another,
     too), offers a card's ways in its list, in the server's words, and the stack chosen there is played."""
+    # a server whose operator allows hands this large (the default limit deals 15 cards at most)
+    server = LiveServer(tmp_path / "served.db", options=("--set-limit", "max_hand_size=100"))
     context = chromium.new_context(**DESKTOP)
     try:
         me = Watched(context.new_page())
         sent: list[dict[str, Any]] = []
         me.page.on("websocket", lambda ws: ws.on("framesent", lambda text: sent.append(json.loads(text))))
-        new_game(me.page, live_server.base, "derange", 2, {"packs": "4", "stacking": "true", "rounds": "100"})
+        new_game(me.page, server.base, "derange", 2, {"packs": "4", "stacking": "true", "rounds": "100"})
         for _ in range(10):  # turns until one may stack (a turn after a 3 or a 10 may not)
             play([me], until="turn")
             ways = moves(me.table)
@@ -560,3 +562,4 @@ def test_a_stack_from_a_hundred_cards_of_four_packs(chromium: Any, live_server: 
         assert len(after["hand"]) == len(table["hand"]) - len(mine[-1]["cards"])
     finally:
         context.close()
+        server.stop()

@@ -504,6 +504,7 @@ def metrics(server: LiveServer) -> dict[str, float]:
 @with_options(
     *("--set-limit", f"outbox_bytes={OUTBOX}", "--set-limit", "send_buffer_bytes=8192"),
     *("--set-limit", "messages_per_second=1000", "--set-limit", "message_burst=2000"),  # the person plays at once
+    *("--set-limit", "max_hand_size=100"),  # the largest states: hands this server's operator chose to allow
 )
 def test_sockets_that_never_read_hold_little_and_are_let_go(server: LiveServer) -> None:
     """Derange with four packs, stacking and 100-card deals (the largest states), played by a person who reads
