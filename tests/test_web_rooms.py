@@ -180,9 +180,11 @@ def test_a_computer_takes_its_whole_think_time_whether_it_had_a_choice_or_not(tm
         await hub.receive(ann, Hello(type="hello", room=room.code, token=token))
         session = room.session
         assert session is not None
-        while len(pool.took) < 8 and not session.game.is_over:  # Ann plays; then the computer, in its time
-            await hub.receive(ann, Act(type="act", version=room.version, action=str(session.view(0).legal[0])))
+        while len(pool.took) < 8:  # the computer plays in its time; then Ann
             await settle(lambda: session.game.is_over or session.game.to_act == 0)
+            if session.game.is_over:
+                break
+            await hub.receive(ann, Act(type="act", version=room.version, action=str(session.view(0).legal[0])))
         await hub.close()
         assert len(pool.took) >= 4 and len(moments) == len(pool.took)
         # every decision's time and the wait after it add up to the same: the think time and the pace
