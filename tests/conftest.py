@@ -34,6 +34,23 @@ def postgres_server() -> Iterator[Any]:
         missing("PostgreSQL server", exc)
 
 
+@pytest.fixture
+def postgres(postgres_server: Any) -> Iterator[Any]:
+    """The throwaway PostgreSQL server with an emptied database, started again after a test that stopped it."""
+    from sqlalchemy import text
+
+    from eights.store import Store, database_url
+
+    store = Store(database_url(postgres_server.url))
+    with store.engine.begin() as connection:
+        connection.execute(text("TRUNCATE sheets, rooms, matches, settings CASCADE"))
+    store.close()
+    try:
+        yield postgres_server
+    finally:
+        postgres_server.ensure_started()
+
+
 @pytest.fixture(scope="session")
 def postgres_url(postgres_server: Any) -> str:
     """The throwaway PostgreSQL server's database URL."""

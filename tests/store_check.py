@@ -25,7 +25,7 @@ def stored_match(db: Path | str, code: str) -> tuple[Any, list[str]]:
 
 
 def seen_by(table: dict[str, Any]) -> tuple[Any, ...]:
-    """What a state's table shows, reduced to what a move changes."""
+    """What a state's table shows, reduced to what a move changes (a spectator's hand: none)."""
     return (
         sorted(card["code"] for card in table["hand"]),
         table["counts"],
@@ -37,7 +37,7 @@ def seen_by(table: dict[str, Any]) -> tuple[Any, ...]:
     )
 
 
-def kept_by(game: Game, seat: int) -> tuple[Any, ...]:
+def kept_by(game: Game, seat: int | None) -> tuple[Any, ...]:
     """The same of the engine's game, as ``seat`` may see it."""
     shown = view(game, seat)
     return (
@@ -51,10 +51,10 @@ def kept_by(game: Game, seat: int) -> tuple[Any, ...]:
     )
 
 
-def check_seen(db: Path | str, code: str, seen: dict[int, list[dict[str, Any]]], finished: bool = True) -> int:
-    """Hold the states each seat saw (``seen``: seat to its ``state`` messages, in the order they came)
-    against room ``code``'s stored match; with ``finished``, the stored match must be over. The number of
-    states checked.
+def check_seen(db: Path | str, code: str, seen: dict[int | None, list[dict[str, Any]]], finished: bool = True) -> int:
+    """Hold the states each seat saw (``seen``: seat, or None for a spectator, to its ``state`` messages, in
+    the order they came) against room ``code``'s stored match; with ``finished``, the stored match must be
+    over. The number of states checked.
 
     :raises AssertionError: naming the first state that is not the table after a prefix of the stored
         moves at or after the one before it.

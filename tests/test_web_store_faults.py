@@ -9,32 +9,12 @@ under it (tests/postgres.py), and a cable to it that can cut a connection right 
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
-
-import pytest
 
 from tests.browser import Browser, LiveServer, play, post
 from tests.pg_proxy import proxied
 from tests.store_check import check_seen
-
-
-@pytest.fixture
-def postgres(postgres_server: Any) -> Iterator[Any]:
-    """The throwaway PostgreSQL server with an emptied database, started again after a test that stopped it."""
-    from sqlalchemy import text
-
-    from eights.store import Store, database_url
-
-    store = Store(database_url(postgres_server.url))
-    with store.engine.begin() as connection:
-        connection.execute(text("TRUNCATE sheets, rooms, matches, settings CASCADE"))
-    store.close()
-    try:
-        yield postgres_server
-    finally:
-        postgres_server.ensure_started()
 
 
 def new_room(server: LiveServer) -> tuple[str, Browser]:
