@@ -60,8 +60,12 @@ Every number is 0 or more; counts are raw (not scaled), so a learner may scale t
 seat: the reference, and too slow to call at every step of a learner. ``Observer(space, game)``
 keeps every seat's vector of one game up to date as it is played, reading only what the log gained
 and writing only the numbers that changed (the install compiles this module with the engine); the
-environments can take their observations and masks from it, and tests hold it equal to ``encode(view(
+environments take their observations and masks from it, and tests hold it equal to ``encode(view(
 game, seat))`` at every step.
+
+``step_rewards(game, rounds, kind)`` says what a step brought the seats, for the rewards of
+``REWARDS``: the match's outcome (``match_rewards``, general-sum or zero-sum) or each round's points,
+and whether the rules' safety cap stopped the round (the episode is then truncated, unpaid).
 
 ``table_text(game)`` is the table in plain lines as the seat to act sees it (PettingZoo's ansi
 render, OpenSpiel's state string).
@@ -682,6 +686,57 @@ class Observer:
             self._pile_stale = log is None
 
 
+#: The rewards an environment gives (``step_rewards``): the match's outcome, the same as a zero-sum
+#: game, or each round's points.
+REWARDS = ("outcome", "zero_sum", "points")
+
+
+def check_reward(kind: str, rules: RuleSet, players: int) -> None:
+    """:raises ValueError: for a reward that is not one of ``REWARDS``, or points where they decide nothing."""
+    if kind not in REWARDS:
+        raise ValueError(f"reward: {kind!r}; valid: {', '.join(REWARDS)}")
+    if kind == "points" and not rules.points_decide(players):
+        raise ValueError(
+            f"reward='points': points do not decide {rules.name} at {players} players; use reward='outcome'"
+        )
+
+
+def match_rewards(winners: tuple[int, ...], players: int, zero_sum: bool = False) -> list[float]:
+    """Each seat's reward for a match won by ``winners``: +1 each winner and -1 each other seat (every
+    winner of a tie gets +1, so the rewards need not sum to zero). ``zero_sum``: each other seat -1,
+    and the winners share what the others lose: (players - k) / k each of k winners, so the rewards
+    sum to zero (at two players: +1 and -1, a tie 0 each)."""
+    if not zero_sum:
+        return [1.0 if seat in winners else -1.0 for seat in range(players)]
+    share = (players - len(winners)) / len(winners)
+    return [share if seat in winners else -1.0 for seat in range(players)]
+
+
+def step_rewards(game: Game, rounds: int, kind: str) -> tuple[list[float] | None, bool, bool]:
+    """What the step just played brought, for a step begun in round ``rounds`` (``game.round_index``
+    then): each seat's rewards (None: no reward), whether the match ended, and whether the rules'
+    safety cap stopped the round, which ends the episode without a reward.
+
+    ``kind`` ``outcome`` and ``zero_sum`` pay ``match_rewards`` when the match ends; ``points`` pays
+    at every round's end each seat's points less the table's mean, negated where the lowest total
+    wins (more is always better; a round's rewards sum to zero).
+    """
+    ended = game.last_round if game.round_index != rounds else None
+    if ended is None:
+        return None, False, False
+    if ended.reason == "cap":
+        return None, False, True
+    over = game.outcome is not None
+    if kind == "points":
+        points = ended.points
+        mean = sum(points) / len(points)
+        sign = -1.0 if game.rules.lowest_wins else 1.0
+        return [sign * (p - mean) for p in points], over, False
+    if game.outcome is None:
+        return None, False, False
+    return match_rewards(game.outcome.winners, game.players, kind == "zero_sum"), True, False
+
+
 def table_text(game: Game) -> str:
     """The table as the seat to act sees it (a spectator's once the game is over), in plain lines."""
     seat = game.to_act if game.to_act >= 0 else None
@@ -714,6 +769,7 @@ __all__ = [
     "ActionSpace",
     "Observer",
     "encode",
+    "match_rewards",
     "observation_layout",
     "observation_size",
     "stacked_plays",
