@@ -1,8 +1,8 @@
 """Numbers for learning agents: a fixed action space per rule set and a seat's view as a vector.
 
-The PettingZoo environment (``eights.pettingzoo``) and the OpenSpiel game (``eights.openspiel``)
-both read the game through this module, so an action has one number and an observation one
-layout in both.
+The PettingZoo environment (``eights.pettingzoo``), the OpenSpiel game (``eights.openspiel``) and the
+batched environment (``eights.batch``) all read the game through this module, so an action has one
+number and an observation one layout in all of them.
 Standard library only: the wrappers turn the lists and buffers into arrays.
 
 The action space (``ActionSpace(rules, players)``) is fixed for a rule set and a player count.
@@ -61,7 +61,7 @@ seat: the reference, and too slow to call at every step of a learner. ``Observer
 keeps every seat's vector of one game up to date as it is played, reading only what the log gained
 and writing only the numbers that changed (the install compiles this module with the engine); the
 environments take their observations and masks from it, and tests hold it equal to ``encode(view(
-game, seat))`` at every step.
+game, seat))`` at every step. ``Batch`` steps many games with their observers (``eights.batch``).
 
 ``step_rewards(game, rounds, kind)`` says what a step brought the seats, for the rewards of
 ``REWARDS``: the match's outcome (``match_rewards``, general-sum or zero-sum) or each round's points,
@@ -74,7 +74,7 @@ render, OpenSpiel's state string).
 from __future__ import annotations
 
 from array import array
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from itertools import product
 from typing import Final, cast, final
 
@@ -735,6 +735,85 @@ def step_rewards(game: Game, rounds: int, kind: str) -> tuple[list[float] | None
     if game.outcome is None:
         return None, False, False
     return match_rewards(game.outcome.winners, game.players, kind == "zero_sum"), True, False
+
+
+@final
+class Batch:
+    """Many games stepped together, each seen through its seat to act: the loop of ``eights.batch.BatchEnv``,
+    which gives it the games (``deal(slot)`` deals the next game of a slot) and the arrays it writes.
+
+    ``observations`` (float32, a row of ``size`` numbers per game), ``masks`` (a byte per action number
+    per game), ``seats`` (int64), ``rewards`` (float32, a row of ``players`` per game), ``terminated`` and
+    ``truncated`` (bools) are the arrays' memory, written in place: after ``show_all()`` or ``step``, row
+    ``i`` holds ``encode(view(game, seat))`` for game ``i``'s seat to act, and the mask of its legal actions.
+    """
+
+    def __init__(
+        self,
+        space: ActionSpace,
+        games: list[Game],
+        deal: Callable[[int], Game],
+        reward: str,
+        observations: memoryview[float],
+        masks: memoryview[int],
+        seats: memoryview[int],
+        rewards: memoryview[float],
+        terminated: memoryview[bool],
+        truncated: memoryview[bool],
+    ) -> None:
+        self.space = space
+        self.observers = [Observer(space, game) for game in games]
+        self.deal = deal
+        self.reward = reward
+        self.players = games[0].players
+        self.size = self.observers[0].size
+        self.observations = observations
+        self.masks = masks
+        self.seats = seats
+        self.rewards = rewards
+        self.terminated = terminated
+        self.truncated = truncated
+
+    def show_all(self) -> None:
+        """Write every game's row, as after a reset."""
+        for slot in range(len(self.observers)):
+            self._show(slot)
+
+    def step(self, actions: list[int]) -> None:
+        """Play ``actions[i]`` in game ``i``, for every game, and write the arrays; a game that ends is
+        replaced by ``deal(i)`` at once.
+
+        :raises ValueError: naming the game, for an action its mask refuses (the games before it have moved).
+        """
+        players = self.players
+        rewards = self.rewards
+        kind = self.reward
+        for slot in range(len(self.observers)):
+            observer = self.observers[slot]
+            game = observer.game
+            rounds = game.round_index
+            try:
+                observer.play(actions[slot])
+            except ValueError as exc:
+                raise ValueError(f"game {slot}: {exc}") from None
+            paid, over, capped = step_rewards(game, rounds, kind)
+            at = slot * players
+            for seat in range(players):
+                rewards[at + seat] = paid[seat] if paid is not None else 0.0
+            self.terminated[slot] = over
+            self.truncated[slot] = capped
+            if over or capped:
+                self.observers[slot] = Observer(self.space, self.deal(slot))
+            self._show(slot)
+
+    def _show(self, slot: int) -> None:
+        observer = self.observers[slot]
+        seat = observer.game.to_act
+        observer.refresh(seat)
+        observer.copy_row(seat, self.observations, slot * self.size)
+        width = len(observer.mask)
+        self.masks[slot * width : (slot + 1) * width] = observer.mask
+        self.seats[slot] = seat
 
 
 def table_text(game: Game) -> str:
