@@ -1,8 +1,8 @@
 """Numbers for learning agents: a fixed action space per rule set and a seat's view as a vector.
 
-The PettingZoo environment (``eights.pettingzoo``), the OpenSpiel game (``eights.openspiel``) and the
-batched environment (``eights.batch``) all read the game through this module, so an action has one
-number and an observation one layout in all of them.
+The PettingZoo environment (``eights.pettingzoo``), the OpenSpiel game (``eights.openspiel``), the
+batched environment (``eights.batch``) and the Gymnasium one (``eights.gymnasium``) all read the game
+through this module, so an action has one number and an observation one layout in all of them.
 Standard library only: the wrappers turn the lists and buffers into arrays.
 
 The action space (``ActionSpace(rules, players)``) is fixed for a rule set and a player count.
