@@ -121,6 +121,9 @@ class BatchEnv:
         if len(actions) != self.num_games:
             raise ValueError(f"{len(actions)} actions for {self.num_games} games; give one per game")
         numbers = actions.tolist() if isinstance(actions, np.ndarray) else [int(a) for a in actions]
+        self.rewards.fill(0.0)
+        self.terminated.fill(False)
+        self.truncated.fill(False)
         batch.step(numbers)
         return (
             self.observations.copy(),

@@ -432,6 +432,7 @@ class Observer:
         self.mask = bytearray(len(space))
         # Numbers are written and read through a memoryview: twice as fast as the array's own item setter.
         self._out = memoryview(self.rows).cast("B").cast("f")
+        self._row_views = [self._out[seat * size : (seat + 1) * size] for seat in range(n)]
         self._zeros = memoryview(array("f", bytes(4 * n * _CARDS))).cast("B").cast("f")
         # Per seat: each component's place (-1: none) and value as last written, its hand as last written,
         # the discard pile's count it last wrote in full, and the round and journal entry its history is read to.
@@ -521,12 +522,16 @@ class Observer:
             for card in hand:
                 counts[card] += 1
             at = base + self._at_hand
-            for changed in (held, hand):
-                for card in changed:
-                    k = counts[card]
-                    if k:
-                        out[at + card] += float(k)
-                        counts[card] = 0
+            for card in held:
+                k = counts[card]
+                if k:
+                    out[at + card] += float(k)
+                    counts[card] = 0
+            for card in hand:
+                k = counts[card]
+                if k:
+                    out[at + card] += float(k)
+                    counts[card] = 0
             self._held[seat] = hand[:]
         # The table: one place and one value per component.
         slot = seat * self._components
@@ -577,8 +582,7 @@ class Observer:
 
     def copy_row(self, seat: int, out: memoryview[float], at: int) -> None:
         """Copy row ``seat`` of ``rows`` (as last refreshed) into ``out`` (float32 numbers) from ``at`` on."""
-        size = self.size
-        out[at : at + size] = self._out[seat * size : (seat + 1) * size]
+        out[at : at + self.size] = self._row_views[seat]
 
     def _put(self, base: int, slot: int, place: int, value: int) -> None:
         """Component ``slot``: ``value`` at ``place`` (-1: none), written where it changed."""
@@ -650,23 +654,35 @@ class Observer:
                     played = cast(CardPlayed, event)
                     seat = played.seat
                     for card in played.stack:
-                        journal += (_LAID, seat, int(card))
+                        journal.append(_LAID)
+                        journal.append(seat)
+                        journal.append(int(card))
                         pile[card] += 1
-                    journal += (_LAID, seat, int(played.card))
+                    journal.append(_LAID)
+                    journal.append(seat)
+                    journal.append(int(played.card))
                     pile[played.card] += 1
                 elif kind == _DRAWN_CARDS:
                     drew = cast(CardsDrawn, event)
-                    journal += (_DREW, drew.seat, drew.count)
+                    journal.append(_DREW)
+                    journal.append(drew.seat)
+                    journal.append(drew.count)
                 elif kind == _SUIT_NAMED:
                     named = cast(SuitNamed, event)
-                    journal += (_NAMED_SUIT, named.seat, int(named.suit))
+                    journal.append(_NAMED_SUIT)
+                    journal.append(named.seat)
+                    journal.append(int(named.suit))
                 elif kind == _DROPPED:
                     dropped = cast(JackDropped, event)
-                    journal += (_LAID, dropped.seat, int(dropped.card))
+                    journal.append(_LAID)
+                    journal.append(dropped.seat)
+                    journal.append(int(dropped.card))
                     pile[dropped.card] += 1
                 elif kind == _BURIED:
                     buried = cast(CardBuried, event)
-                    journal += (_LAID, buried.seat, int(buried.card))
+                    journal.append(_LAID)
+                    journal.append(buried.seat)
+                    journal.append(int(buried.card))
                     pile[buried.card] += 1
                 elif kind == _NEW_ROUND:
                     self._round += 1
@@ -781,7 +797,8 @@ class Batch:
 
     def step(self, actions: list[int]) -> None:
         """Play ``actions[i]`` in game ``i``, for every game, and write the arrays; a game that ends is
-        replaced by ``deal(i)`` at once.
+        replaced by ``deal(i)`` at once. ``rewards``, ``terminated`` and ``truncated`` are written only
+        where something happened: the caller clears them first.
 
         :raises ValueError: naming the game, for an action its mask refuses (the games before it have moved).
         """
@@ -796,14 +813,15 @@ class Batch:
                 observer.play(actions[slot])
             except ValueError as exc:
                 raise ValueError(f"game {slot}: {exc}") from None
-            paid, over, capped = step_rewards(game, rounds, kind)
-            at = slot * players
-            for seat in range(players):
-                rewards[at + seat] = paid[seat] if paid is not None else 0.0
-            self.terminated[slot] = over
-            self.truncated[slot] = capped
-            if over or capped:
-                self.observers[slot] = Observer(self.space, self.deal(slot))
+            if game.round_index != rounds:
+                paid, over, capped = step_rewards(game, rounds, kind)
+                if paid is not None:
+                    for seat in range(players):
+                        rewards[slot * players + seat] = paid[seat]
+                if over or capped:
+                    self.terminated[slot] = over
+                    self.truncated[slot] = capped
+                    self.observers[slot] = Observer(self.space, self.deal(slot))
             self._show(slot)
 
     def _show(self, slot: int) -> None:

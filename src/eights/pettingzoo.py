@@ -149,6 +149,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's name for the unwrap
         self._mask = np.frombuffer(self._observer.mask, np.int8)
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._paid = False
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
@@ -181,16 +182,19 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's name for the unwrap
         self._observer.play(int(action))
         self._cumulative_rewards[agent] = 0.0
         rewards, over, capped = step_rewards(game, rounds, self.reward_kind)
-        self.rewards = (
-            dict.fromkeys(self.agents, 0.0) if rewards is None else dict(zip(self.agents, rewards, strict=True))
-        )
+        if rewards is not None:
+            self.rewards = dict(zip(self.agents, rewards, strict=True))
+            self._accumulate_rewards()
+            self._paid = True
+        elif self._paid:  # most steps pay nothing: the rewards stay all zero, with nothing to add up
+            self.rewards = dict.fromkeys(self.agents, 0.0)
+            self._paid = False
         if capped:
             self.truncations = dict.fromkeys(self.agents, True)
         elif over:
             self.terminations = dict.fromkeys(self.agents, True)
         else:
             self.agent_selection = self.possible_agents[game.to_act]
-        self._accumulate_rewards()
 
     def _game(self) -> Game:
         if self.game is None:
