@@ -17,7 +17,7 @@ pyspiel = need("pyspiel", "research")
 np = need("numpy", "research")
 
 import eights.openspiel  # noqa: E402  (registers python_eights)
-from eights.openspiel import SEED_BYTES, EightsState, LevelBot  # noqa: E402
+from eights.openspiel import SEED_BYTES, EightsState, LevelBot, crazy_eights_action  # noqa: E402
 
 
 def load(preset: str, players: int, options: str = "") -> object:
@@ -266,3 +266,25 @@ def test_a_level_bot_plays_its_seat_from_its_view_against_ismcts() -> None:
         bots[1].step(fresh)
     with pytest.raises(BotSpecError, match="unknown bot 'wizard'"):
         LevelBot(game, 0, "wizard")
+
+
+def test_our_58_actions_map_onto_openspiel_s_crazy_eights() -> None:
+    """docs/research.md's table: the same card, draw, pass or suit under each game's own number."""
+    space = ActionSpace(load_preset("classic"), 4)
+    theirs = pyspiel.load_game("crazy_eights", {"players": 4}).new_initial_state()
+    assert len(space) == 58
+    words = {"draw": "Draw", "pass": "Pass"}
+    for number, action in enumerate(space.actions):
+        text = str(action)
+        if text.startswith("play "):
+            card = text.split()[1]
+            expected = f"Play {card[-1]}{card[:-1].replace('10', 'T')}"
+        elif text.startswith("suit "):
+            expected = f"Nominate suit {text[-1]}"
+        else:
+            expected = words[text]
+        assert theirs.action_to_string(0, crazy_eights_action(number)) == expected
+    assert crazy_eights_action(0) == 48 and crazy_eights_action(4) == 0
+    assert sorted(crazy_eights_action(n) for n in range(58)) == list(range(58))
+    with pytest.raises(ValueError, match="action 58: crazy_eights has actions 0-57"):
+        crazy_eights_action(58)

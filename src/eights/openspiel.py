@@ -39,6 +39,7 @@ the game keeps its options in that form, so that its string loads it again.
   own and the other seats know only the public past, so the seat's information state string is
   unchanged. OpenSpiel's ``ISMCTSBot`` plays the game through it, and ``MCTSBot`` through
   ``clone`` (so MCTS sees every hand, and, through the seed, the order of the stock).
+- ``crazy_eights_action(number)``: OpenSpiel's own ``crazy_eights`` number for one of our 58 actions.
 - ``LevelBot(game, player, "normal")``: one of eights' computer players (a spec such as ``hard@500``)
   as an OpenSpiel bot, playing its seat from that seat's view only: a fair opponent.
 """
@@ -371,6 +372,22 @@ class EightsObserver:
         )
 
 
+def crazy_eights_action(number: int) -> int:
+    """OpenSpiel's ``crazy_eights`` action for our action ``number`` in a 58-action space (one pack, no
+    jokers, no stacking: classic, race, derange and action at one pack). Draw (52), pass (53) and
+    naming clubs, diamonds, hearts or spades (54-57) keep their numbers; a play of card id ``c``
+    (ours rank aces first, ``(rank - 1) * 4 + suit``; theirs twos first, aces last) is
+    ``((c // 4 + 12) % 13) * 4 + c % 4``: our action 0 is ``play AC``, theirs ``Play C2``.
+
+    :raises ValueError: for a number outside 0-57.
+    """
+    if not 0 <= number < 58:
+        raise ValueError(f"action {number}: crazy_eights has actions 0-57, a space of one pack without jokers")
+    if number >= 52:
+        return number
+    return ((number // 4 + 12) % 13) * 4 + number % 4
+
+
 class LevelBot(pyspiel.Bot):  # type: ignore[misc]
     """One of eights' computer players as an OpenSpiel bot: ``spec`` is a level, with a budget where it
     searches (``normal``, ``hard@500``; ``hard`` and ``expert`` alone search
@@ -406,6 +423,7 @@ __all__ = [
     "EightsObserver",
     "EightsState",
     "LevelBot",
+    "crazy_eights_action",
     "game_type",
     "parse_options",
     "rules_of",
