@@ -237,3 +237,16 @@ def test_search_levels_without_a_budget_search_iterations_in_research() -> None:
         assert (bot.iterations, bot.seconds) == (iterations, None)
     timed = research_bot("expert@2s", 1)
     assert isinstance(timed, ISMCTSBot) and timed.seconds == 2.0
+
+
+def test_the_wrapped_environment_refuses_a_bad_action_in_words() -> None:
+    """``env()`` leaves the checking of actions to the environment, whose error lists the legal ones (PettingZoo's
+    bounds wrapper raised a bare AssertionError before it), and still enforces the order of calls."""
+    e = env("classic", 2)
+    with pytest.raises(AttributeError, match="agent_selection cannot be accessed before reset"):
+        e.agent_selection  # noqa: B018
+    e.reset(seed=1)
+    with pytest.raises(ValueError, match=r"action 58 is not a number 0-57"):
+        e.step(58)
+    with pytest.raises(ValueError, match=r"is not legal now; legal: \d+ \("):
+        e.step(int(np.flatnonzero(e.observe(e.agent_selection)["action_mask"] == 0)[0]))

@@ -1,8 +1,11 @@
 """A PettingZoo AEC environment of any preset or house rule set (the ``research`` extra).
 
 ``env(preset="derange", players=4, options={"packs": "2"}, seed=None, render_mode=None)``
-returns the environment wrapped as PettingZoo's classic games are (actions checked against
-the space, methods called in order); ``raw_env(...)`` takes the same arguments, unwrapped.
+returns the environment in PettingZoo's ``OrderEnforcingWrapper`` (methods called in order);
+``raw_env(...)`` takes the same arguments, unwrapped. PettingZoo's classic games add its
+``AssertOutOfBoundsWrapper`` too; here the environment checks every action itself, an action out of
+the space or refused by the mask raising ``ValueError`` in words that list the legal ones, and a
+step costs a fraction of what the two wrappers cost (``bench/env.py``).
 ``rules`` (a ``RuleSet``, like one read from a house-rules file) may replace ``preset``.
 
 - Agents are ``player_0`` ... ``player_{n-1}``, one per seat; the agent to act is the seat the
@@ -219,10 +222,8 @@ def env(
     render_mode: str | None = None,
     **kwargs: Any,
 ) -> AECEnv:
-    """The environment, wrapped as PettingZoo's classic games are; see the module docstring."""
-    inner = raw_env(preset, players, options, seed, render_mode, **kwargs)
-    checked = wrappers.AssertOutOfBoundsWrapper(inner)
-    return wrappers.OrderEnforcingWrapper(checked)
+    """The environment in PettingZoo's order-enforcing wrapper; see the module docstring."""
+    return wrappers.OrderEnforcingWrapper(raw_env(preset, players, options, seed, render_mode, **kwargs))
 
 
 def bot_action(environment: AECEnv, agent: str, bot: Bot) -> int:
