@@ -1,4 +1,5 @@
-"""What one seat may know: the single redaction every interface and bot reads."""
+"""What one seat may know: the single redaction every interface and bot reads (``view``), and the same
+views kept up to date as a game is played (``LiveViews``), equal to it at every step."""
 
 from __future__ import annotations
 
