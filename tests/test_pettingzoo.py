@@ -19,7 +19,7 @@ np = need("numpy", "research")
 
 from pettingzoo.test import api_test, seed_test  # noqa: E402
 
-from eights.pettingzoo import Policy, env, evaluate, random_policy, raw_env  # noqa: E402
+from eights.pettingzoo import Observation, Policy, env, evaluate, random_policy, raw_env  # noqa: E402
 
 
 def seatings() -> list[tuple[str, int]]:
@@ -216,9 +216,9 @@ def test_evaluate_takes_level_specs_and_a_seeded_evaluation_replays_exactly() ->
         trace: list[bytes] = []
         pick = random_policy(3)
 
-        def policy(observation: dict[str, object], trace: list[bytes] = trace, pick: Policy = pick) -> int:
-            trace.append(observation["observation"].tobytes())  # type: ignore[union-attr]
-            return pick(observation)  # type: ignore[arg-type]
+        def policy(observation: Observation, trace: list[bytes] = trace, pick: Policy = pick) -> int:
+            trace.append(observation["observation"].tobytes())
+            return pick(observation)
 
         results.append(evaluate(policy, preset="classic", players=3, level="hard@25", games=3, seed=5))
         traces.append(trace)
