@@ -22,6 +22,7 @@ import pytest
 import eights
 from eights._build import COMPILED
 from eights.bots import ISMCTSBot
+from eights.encoding import ActionSpace, Observer
 from eights.engine import Game, view
 from eights.engine.sampling import sample
 from eights.rules import load_preset
@@ -45,20 +46,24 @@ CONFIGS = [
 
 
 def play_games(games: int, seed: int) -> dict[str, str]:
-    """Per configuration, a hash of every game's legal lists, actions, events, outcome, views
-    and a sampled world now and then, in the build this process runs."""
+    """Per configuration, a hash of every game's legal lists, actions, events, outcome, views,
+    observations and masks, and a sampled world now and then, in the build this process runs."""
     out = {}
     for preset, options, players in CONFIGS:
         rules = load_preset(preset).with_options(list(options))
+        space = ActionSpace(rules, players)
         rng = random.Random(f"{seed}:{preset}:{options}:{players}")
         digest = hashlib.sha256()
         for _ in range(games):
             game = Game(rules, players, seed=rng.getrandbits(48))
+            observer = Observer(space, game)
             step = 0
             while not game.is_over:
                 legal = game.legal_actions()
                 action = legal[rng.randrange(len(legal))]
                 digest.update(repr((legal, action)).encode())
+                observer.refresh(rng.randrange(players))
+                digest.update(observer.rows.tobytes() + bytes(observer.mask))
                 if step % 97 == 0:
                     seen = view(game, game.to_act)
                     world = sample(seen, random.Random(step))

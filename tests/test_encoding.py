@@ -3,14 +3,15 @@ observation vector has its documented layout, read from the seat's view."""
 
 from __future__ import annotations
 
+import pickle
 import random
 
 import pytest
 
 from eights.cards import CARD_COUNT, Card
-from eights.encoding import ActionSpace, encode, observation_layout, observation_size
+from eights.encoding import ActionSpace, encode, match_rewards, observation_layout, observation_size
 from eights.engine import Game, view
-from eights.engine.actions import Play
+from eights.engine.actions import BURY, CHOOSE, PLAY, Play
 from eights.rules import PRESETS, RuleSet, load_preset
 
 
@@ -55,6 +56,30 @@ def test_an_action_from_another_rule_set_is_refused() -> None:
     space = ActionSpace(load_preset("classic"), 4)
     with pytest.raises(ValueError, match="not in the action space of classic"):
         space.number(Play(Card.parse("5H"), (Card.parse("5C"),)))
+    for foreign in (BURY[Card.parse("5H")], CHOOSE[2], CHOOSE[9], PLAY[Card.parse("JK")]):
+        with pytest.raises(ValueError, match="not in the action space of classic"):
+            space.number(foreign)
+
+
+@pytest.mark.parametrize(("preset", "players", "options"), [s for s in seatings() if s[1] in (2, 5, 12)])
+def test_every_action_s_number_is_its_place_in_the_space(preset: str, players: int, options: list[str]) -> None:
+    """``number`` finds the one-object actions by table, not by hashing: the same numbers as the index."""
+    space = ActionSpace(load_preset(preset).with_options(options), players)
+    assert [space.number(action) for action in space.actions] == list(range(len(space)))
+    assert [space.number(pickle.loads(pickle.dumps(action))) for action in space.actions] == list(range(len(space)))
+    again = pickle.loads(pickle.dumps(space))
+    assert again.actions == space.actions and again.rules == space.rules
+
+
+def test_match_rewards_general_and_zero_sum() -> None:
+    assert match_rewards((1,), 2) == [-1.0, 1.0]
+    assert match_rewards((0, 1), 2) == [1.0, 1.0]  # a tie of both seats: not zero-sum
+    assert match_rewards((1,), 2, zero_sum=True) == [-1.0, 1.0]
+    assert match_rewards((0, 1), 2, zero_sum=True) == [0.0, 0.0]
+    assert match_rewards((2,), 4, zero_sum=True) == [-1.0, -1.0, 3.0, -1.0]
+    assert match_rewards((0, 2), 4, zero_sum=True) == [1.0, -1.0, 1.0, -1.0]
+    for winners in ((0,), (1, 2), (0, 1, 2)):
+        assert sum(match_rewards(winners, 3, zero_sum=True)) == 0
 
 
 def test_the_vector_follows_the_layout_from_the_seat_s_view() -> None:

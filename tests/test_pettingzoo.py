@@ -7,7 +7,9 @@ import warnings
 
 import pytest
 
-from eights.encoding import encode
+from eights.bots import ISMCTSBot
+from eights.bots.spec import ITERATIONS, BotSpecError, research_bot
+from eights.encoding import encode, match_rewards
 from eights.engine import Game, view
 from eights.rules import PRESETS, RulesError, load_preset
 from tests.extras import need
@@ -17,7 +19,7 @@ np = need("numpy", "research")
 
 from pettingzoo.test import api_test, seed_test  # noqa: E402
 
-from eights.pettingzoo import env, evaluate, random_policy, raw_env  # noqa: E402
+from eights.pettingzoo import Observation, Policy, env, evaluate, random_policy, raw_env  # noqa: E402
 
 
 def seatings() -> list[tuple[str, int]]:
@@ -164,3 +166,87 @@ def test_random_agent_against_normal_example() -> None:
     assert result["games"] == 40
     assert result["ci_low"] <= result["win_rate"] <= result["ci_high"]
     assert result["win_rate"] < 0.25  # a fair seat would win a quarter; the normal players are stronger
+
+
+def test_the_safety_cap_truncates_the_episode_without_a_reward() -> None:
+    """A round stopped by the rules' cap on actions is a truncation (issue 41): every agent truncated,
+    none terminated, and no reward, where it used to end the match as terminated with +1/-1."""
+    e = raw_env(rules=load_preset("classic").replace(max_actions=12), players=3)
+    e.reset(seed=1)
+    ends: dict[str, tuple[float, bool, bool]] = {}
+    steps = 0
+    for agent in e.agent_iter():
+        observation, reward, terminated, truncated, _ = e.last()
+        if terminated or truncated:
+            ends[agent] = (float(reward), terminated, truncated)
+            e.step(None)
+            continue
+        e.step(int(np.flatnonzero(observation["action_mask"])[0]))
+        steps += 1
+    assert steps == 12
+    assert e.game is not None and e.game.last_round is not None and e.game.last_round.reason == "cap"
+    assert ends == {f"player_{s}": (0.0, False, True) for s in range(3)}
+
+
+def test_zero_sum_rewards_are_the_match_s_as_the_last_step_gives_them() -> None:
+    for players in (2, 3):
+        e = raw_env("classic", players, reward="zero_sum")
+        for seed in range(12):
+            e.reset(seed=seed)
+            rewards: dict[str, float] = {}
+            for agent in e.agent_iter():
+                observation, reward, terminated, truncated, _ = e.last()
+                if terminated or truncated:
+                    rewards[agent] = float(reward)
+                    e.step(None)
+                    continue
+                e.step(int(np.flatnonzero(observation["action_mask"])[-1]))
+            assert e.game is not None and e.game.outcome is not None
+            winners = e.game.outcome.winners
+            assert sum(rewards.values()) == pytest.approx(0.0)
+            assert [rewards[f"player_{s}"] for s in range(players)] == match_rewards(winners, players, zero_sum=True)
+
+
+def test_evaluate_takes_level_specs_and_a_seeded_evaluation_replays_exactly() -> None:
+    """``expert@200`` was refused although the lab takes it (issue 41); a search level now searches a fixed
+    number of iterations, so the same seed gives the same games and figures."""
+    traces: list[list[bytes]] = []
+    results = []
+    for _ in range(2):
+        trace: list[bytes] = []
+        pick = random_policy(3)
+
+        def policy(observation: Observation, trace: list[bytes] = trace, pick: Policy = pick) -> int:
+            trace.append(observation["observation"].tobytes())
+            return pick(observation)
+
+        results.append(evaluate(policy, preset="classic", players=3, level="hard@25", games=3, seed=5))
+        traces.append(trace)
+    assert results[0] == results[1]
+    assert traces[0] == traces[1] and len(traces[0]) > 10
+    assert results[0]["level"] == "hard@25" and results[0]["capped"] == 0
+    assert evaluate(random_policy(0), players=2, level="expert@20", games=1)["games"] == 1
+    with pytest.raises(BotSpecError, match="unknown bot 'wizard'; valid levels: easy, normal, hard, expert"):
+        evaluate(random_policy(0), level="wizard", games=1)
+
+
+def test_search_levels_without_a_budget_search_iterations_in_research() -> None:
+    for level, iterations in ITERATIONS.items():
+        bot = research_bot(level, 1)
+        assert isinstance(bot, ISMCTSBot)
+        assert (bot.iterations, bot.seconds) == (iterations, None)
+    timed = research_bot("expert@2s", 1)
+    assert isinstance(timed, ISMCTSBot) and timed.seconds == 2.0
+
+
+def test_the_wrapped_environment_refuses_a_bad_action_in_words() -> None:
+    """``env()`` leaves the checking of actions to the environment, whose error lists the legal ones (PettingZoo's
+    bounds wrapper raised a bare AssertionError before it), and still enforces the order of calls."""
+    e = env("classic", 2)
+    with pytest.raises(AttributeError, match="agent_selection cannot be accessed before reset"):
+        e.agent_selection  # noqa: B018
+    e.reset(seed=1)
+    with pytest.raises(ValueError, match=r"action 58 is not a number 0-57"):
+        e.step(58)
+    with pytest.raises(ValueError, match=r"is not legal now; legal: \d+ \("):
+        e.step(int(np.flatnonzero(e.observe(e.agent_selection)["action_mask"] == 0)[0]))

@@ -2,7 +2,8 @@
 
 Each example deals a game from a seed and plays it with random legal actions from a second seed:
 (1) every card is in exactly one place; (2) the seat to act always has a legal action until the
-game is over; (3) a view shows nothing hidden and does not change when only hidden cards do;
+game is over; (3) a view shows nothing hidden and does not change when only hidden cards do, and the
+incremental views and observations (``LiveViews``, ``Observer``) equal the reference at every step;
 (4) every round ends within the safety cap, and a round stopped by it says so; (5) the same seed
 and the same choices give the same game; (6) a clone is independent of its original; and the
 checked door refuses an illegal action without touching the game.
@@ -19,7 +20,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from eights.cards import ALL_CARDS
-from eights.engine import DRAW, PASS, Action, Game, NameSuit, Play, redact, view
+from eights.encoding import ActionSpace, Observer, encode
+from eights.engine import DRAW, PASS, Action, Game, LiveViews, NameSuit, Play, redact, view
 from eights.engine.actions import BURY, CHOOSE
 from eights.engine.errors import IllegalAction, NotYourTurn
 from eights.engine.events import CardsDrawn, CardsSwapped, Event, RoundOver, RoundStarted, SuicideKing
@@ -219,11 +221,20 @@ def check_view(game: Game, seat: int | None) -> None:
         assert not hidden_cards_shown(event, seat), (seat, event)
 
 
+def observed(observer: Observer, seat: int) -> list[float]:
+    """Row ``seat`` of the observer's observations, brought up to date."""
+    observer.refresh(seat)
+    size = observer.size
+    return list(observer.rows[seat * size : (seat + 1) * size])
+
+
 @settings(max_examples=60, deadline=None)
 @given(games(), st.integers(0, 2**32 - 1))
 def test_views_show_nothing_hidden(case, probe_seed):
     rules, n, seed, choices = case
     game = Game(rules, n, seed=seed)
+    space = ActionSpace(rules, n)
+    observer = Observer(space, game)
     probe = random.Random(probe_seed)
     seats: list[int | None] = [*range(n), None]
     checked = 0
@@ -231,12 +242,42 @@ def test_views_show_nothing_hidden(case, probe_seed):
         if probe.random() < 0.15 or game.is_over:
             seat = probe.choice(seats)
             check_view(game, seat)
-            # The view does not change when only hidden information does.
-            assert view(hide_differently(game, seat, probe), seat) == view(game, seat)
+            # The view does not change when only hidden information does, nor does the observation.
+            other = hide_differently(game, seat, probe)
+            assert view(other, seat) == view(game, seat)
+            if seat is not None:
+                assert observed(Observer(space, other), seat) == observed(observer, seat)
             checked += 1
     assert checked
     for seat in seats:
         check_redaction(game.log, seat)
+
+
+@settings(max_examples=40, deadline=None)
+@given(games(), st.integers(0, 2**32 - 1))
+def test_live_views_and_observations_equal_the_reference_at_every_step(case, probe_seed):
+    """``LiveViews`` and ``Observer`` follow a game as it is played, reading only what the log gained;
+    at every step they give exactly ``view(game, seat)`` and ``encode(view(game, seat))``, whichever
+    seats ask and however long a seat went without asking."""
+    rules, n, seed, choices = case
+    game = Game(rules, n, seed=seed)
+    space = ActionSpace(rules, n)
+    live = LiveViews(game)
+    observer = Observer(space, game)
+    probe = random.Random(probe_seed)
+    seats: list[int | None] = [*range(n), None]
+
+    def check() -> None:
+        for seat in probe.sample(seats, probe.randint(1, len(seats))):
+            reference = view(game, seat)
+            assert live.view(seat) == reference
+            if seat is not None:
+                assert observed(observer, seat) == encode(reference)
+                assert list(observer.mask) == space.mask(game.legal_actions())
+
+    check()
+    for _ in steps(game, random.Random(choices)):
+        check()
 
 
 def test_a_hidden_change_is_a_real_change():
@@ -251,6 +292,9 @@ def test_a_hidden_change_is_a_real_change():
     mine.hands[0][0], mine.stock[0] = mine.stock[0], mine.hands[0][0]
     assert view(mine, 0) != view(game, 0)
     assert view(mine, 1) == view(game, 1)
+    space = ActionSpace(game.rules, 4)
+    assert observed(Observer(space, mine), 0) != observed(Observer(space, game), 0)
+    assert observed(Observer(space, mine), 1) == observed(Observer(space, game), 1)
 
 
 # ----- (4) rounds end within the safety cap ---------------------------------------------------------

@@ -20,12 +20,13 @@ from collections.abc import Sequence
 from pathlib import Path
 from types import ModuleType
 
-#: The modules the install compiles: the engine's hot path and the search's inner loops.
+#: The modules the install compiles: the engine's hot path, the search's inner loops and the observations.
 COMPILED = (
     "eights.engine.actions",
     "eights.engine.tables",
     "eights.engine.game",
     "eights.engine.sampling",
+    "eights.encoding",
     "eights.bots.turnplan",
     "eights.bots.belief",
     "eights.bots.playout",

@@ -1,8 +1,11 @@
 """A PettingZoo AEC environment of any preset or house rule set (the ``research`` extra).
 
 ``env(preset="derange", players=4, options={"packs": "2"}, seed=None, render_mode=None)``
-returns the environment wrapped as PettingZoo's classic games are (actions checked against
-the space, methods called in order); ``raw_env(...)`` takes the same arguments, unwrapped.
+returns the environment in PettingZoo's ``OrderEnforcingWrapper`` (methods called in order);
+``raw_env(...)`` takes the same arguments, unwrapped. PettingZoo's classic games add its
+``AssertOutOfBoundsWrapper`` too; here the environment checks every action itself, an action out of
+the space or refused by the mask raising ``ValueError`` in words that list the legal ones, and a
+step costs a fraction of what the two wrappers cost (``bench/env.py``).
 ``rules`` (a ``RuleSet``, like one read from a house-rules file) may replace ``preset``.
 
 - Agents are ``player_0`` ... ``player_{n-1}``, one per seat; the agent to act is the seat the
@@ -13,13 +16,17 @@ the space, methods called in order); ``raw_env(...)`` takes the same arguments, 
   ``action_mask`` (1 for each legal action). An action the mask refuses raises ``ValueError``
   naming it and the legal ones, and changes nothing.
 - Observations are ``{"observation": float32 vector, "action_mask": int8 vector}``; the vector is
-  the agent's seat's view from the engine's one redaction (``eights.engine.view``), laid out as
-  ``eights.encoding`` documents (``observation_layout``).
+  ``encode(view(game, seat))`` for the agent's seat (the engine's one redaction, laid out as
+  ``eights.encoding`` documents), kept up to date step by step by ``eights.encoding.Observer``.
 - Rewards come only when the match ends, from its outcome: each winner gets +1 and each other
-  seat -1 (several winners share a tie, each getting +1). With ``reward="points"`` (only for
-  rule sets where points decide the match) every round's end gives each seat its round's points
-  less the table's mean, negated where the lowest total wins, so more is always better and the
-  rewards of a round sum to zero; there is then no outcome reward.
+  seat -1 (several winners share a tie, each getting +1). ``reward="zero_sum"``: each other seat
+  -1 and the winners share what they lose (at two players +1 and -1, a tie 0 each), so the rewards
+  sum to zero. With ``reward="points"`` (only for rule sets where points decide the match) every
+  round's end gives each seat its round's points less the table's mean, negated where the lowest
+  total wins, so more is always better and the rewards of a round sum to zero; there is then no
+  outcome reward.
+- A round stopped by the rules' safety cap on actions (``RuleSet.max_actions``) truncates the
+  episode: every agent's ``truncations`` is True, with no reward for that round or the match.
 - ``reset(seed=s)`` deals ``Game(rules, players, seed=s)``, the very game the engine deals for
   that seed; a ``reset()`` without a seed deals the next game of a sequence seeded by the last
   seed given (to ``reset`` or to ``env``), so seeded resets replay exactly.
@@ -27,8 +34,10 @@ the space, methods called in order); ``raw_env(...)`` takes the same arguments, 
 
 Playing against the computer levels: ``bot_action(env, agent, bot)`` gives the action number a
 bot of ``eights.bots`` (``make_bot("normal", seed)``) chooses from that agent's view, and
-``evaluate(policy, ...)`` plays a policy against a level in every seat but the first (the
-documented example, in docs/research.md).
+``evaluate(policy, ...)`` plays a policy against a level (a spec such as ``normal``, ``hard@500`` or
+``expert@200``; a search level without a budget searches a fixed number of iterations,
+``eights.bots.spec.ITERATIONS``, so that a seeded evaluation replays exactly) in every seat but the
+first (the documented example, in docs/research.md).
 """
 
 from __future__ import annotations
@@ -43,14 +52,12 @@ from numpy.typing import NDArray
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from eights.bots import Bot, make_bot
-from eights.encoding import ActionSpace, encode, observation_size, table_text
-from eights.engine import Game, View, view
-from eights.engine.actions import Action
+from eights.bots import Bot
+from eights.bots.spec import research_bot
+from eights.encoding import REWARDS, ActionSpace, Observer, check_reward, observation_size, step_rewards, table_text
+from eights.engine import Game, LiveViews, View
 from eights.rules import RuleSet, load_preset
 from eights.tournament import wilson
-
-REWARDS = ("outcome", "points")
 
 Observation = dict[str, NDArray[Any]]
 
@@ -94,12 +101,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's name for the unwrap
         super().__init__()
         self.rules = rule_set(preset, options, rules)
         self.rules.check_players(players)
-        if reward not in REWARDS:
-            raise ValueError(f"reward: {reward!r}; valid: {', '.join(REWARDS)}")
-        if reward == "points" and not self.rules.points_decide(players):
-            raise ValueError(
-                f"reward='points': points do not decide {self.rules.name} at {players} players; use reward='outcome'"
-            )
+        check_reward(reward, self.rules, players)
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode: {render_mode!r}; valid: ansi, or None")
         self.render_mode = render_mode
@@ -123,6 +125,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's name for the unwrap
         self._seed = seed
         self._seeds: random.Random | None = None
         self.game: Game | None = None
+        self._no_mask = np.zeros(len(self.space), np.int8)
 
     # ----- spaces -------------------------------------------------------------------------
 
@@ -142,24 +145,32 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's name for the unwrap
             if self._seeds is None:
                 self._seeds = random.Random(self._seed)
             deal = self._seeds.getrandbits(48)
-        self.game = Game(self.rules, self.players, seed=deal)
+        self.game = game = Game(self.rules, self.players, seed=deal)
+        self._observer = Observer(self.space, game)
+        self._live = LiveViews(game)
+        self._rows = np.frombuffer(self._observer.rows, np.float32).reshape(self.players, self._observer.size)
+        self._mask = np.frombuffer(self._observer.mask, np.int8)
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._paid = False
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
-        self.agent_selection = self.possible_agents[self.game.to_act]
+        self.agent_selection = self.possible_agents[game.to_act]
 
     def seat_view(self, agent: str) -> View:
-        """What ``agent``'s seat may know now: the engine's one redaction."""
-        return view(self._game(), self._seats[agent])
+        """What ``agent``'s seat may know now: the engine's one redaction (``view``), kept up to date."""
+        self._game()
+        return self._live.view(self._seats[agent])
 
     def observe(self, agent: str) -> Observation:
-        seat_view = self.seat_view(agent)
+        game = self._game()
+        seat = self._seats[agent]
+        self._observer.refresh(seat)
         return {
-            "observation": np.asarray(encode(seat_view), dtype=np.float32),
-            "action_mask": np.asarray(self.space.mask(seat_view.legal), dtype=np.int8),
+            "observation": self._rows[seat].copy(),
+            "action_mask": self._mask.copy() if seat == game.to_act else self._no_mask.copy(),
         }
 
     def step(self, action: int | None) -> None:
@@ -168,38 +179,25 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's name for the unwrap
             self._was_dead_step(action)
             return
         game = self._game()
-        seat = self._seats[agent]
-        legal = game.legal_actions()
-        chosen = self._action(action, legal)
-        self._cumulative_rewards[agent] = 0.0
+        if action is None:
+            raise ValueError(f"action None is not a number 0-{len(self.space) - 1}")
         rounds = game.round_index
-        game.play(chosen, seat)
-        self.rewards = dict.fromkeys(self.agents, 0.0)
-        if self.reward_kind == "points" and game.round_index != rounds and game.last_round is not None:
-            self._give_points(game.last_round.points)
-        if game.outcome is not None:
-            if self.reward_kind == "outcome":
-                for other, name in enumerate(self.possible_agents):
-                    self.rewards[name] = 1.0 if other in game.outcome.winners else -1.0
+        self._observer.play(int(action))
+        self._cumulative_rewards[agent] = 0.0
+        rewards, over, capped = step_rewards(game, rounds, self.reward_kind)
+        if rewards is not None:
+            self.rewards = dict(zip(self.agents, rewards, strict=True))
+            self._accumulate_rewards()
+            self._paid = True
+        elif self._paid:  # most steps pay nothing: the rewards stay all zero, with nothing to add up
+            self.rewards = dict.fromkeys(self.agents, 0.0)
+            self._paid = False
+        if capped:
+            self.truncations = dict.fromkeys(self.agents, True)
+        elif over:
             self.terminations = dict.fromkeys(self.agents, True)
         else:
             self.agent_selection = self.possible_agents[game.to_act]
-        self._accumulate_rewards()
-
-    def _action(self, action: int | None, legal: list[Action]) -> Action:
-        if action is None or not 0 <= int(action) < len(self.space):
-            raise ValueError(f"action {action!r} is not a number 0-{len(self.space) - 1}")
-        chosen = self.space.actions[int(action)]
-        if chosen not in legal:
-            numbered = ", ".join(f"{self.space.index[a]} ({a})" for a in legal)
-            raise ValueError(f"action {int(action)} ({chosen}) is not legal now; legal: {numbered}")
-        return chosen
-
-    def _give_points(self, points: tuple[int, ...]) -> None:
-        mean = sum(points) / len(points)
-        sign = -1.0 if self.rules.lowest_wins else 1.0
-        for seat, name in enumerate(self.possible_agents):
-            self.rewards[name] = sign * (points[seat] - mean)
 
     def _game(self) -> Game:
         if self.game is None:
@@ -224,10 +222,8 @@ def env(
     render_mode: str | None = None,
     **kwargs: Any,
 ) -> AECEnv:
-    """The environment, wrapped as PettingZoo's classic games are; see the module docstring."""
-    inner = raw_env(preset, players, options, seed, render_mode, **kwargs)
-    checked = wrappers.AssertOutOfBoundsWrapper(inner)
-    return wrappers.OrderEnforcingWrapper(checked)
+    """The environment in PettingZoo's order-enforcing wrapper; see the module docstring."""
+    return wrappers.OrderEnforcingWrapper(raw_env(preset, players, options, seed, render_mode, **kwargs))
 
 
 def bot_action(environment: AECEnv, agent: str, bot: Bot) -> int:
@@ -252,26 +248,40 @@ def evaluate(
     """Play ``policy`` at ``player_0`` against ``level`` players in every other seat.
 
     ``policy`` gets the agent's observation (its ``action_mask`` included) and returns an action
-    number. Game ``g`` is dealt with ``reset(seed=seed + g)``; the bots are seeded from the game
-    and the seat. Returns the games, the policy's wins (a shared win counts 1/k), its win rate
-    with a 95% Wilson interval, and the mean reward.
+    number. ``level`` is a spec as the lab and ``eights tournament`` read it (``normal``, ``hard@500``,
+    ``expert@2s``); a search level without a budget searches ``eights.bots.spec.ITERATIONS``
+    iterations a decision, so that the same arguments give the same games and figures on any
+    machine. Game ``g`` is dealt with ``reset(seed=seed + g)``; the bots are seeded from the game
+    and the seat. Returns the games, the policy's wins (a shared win counts 1/k), its win rate with
+    a 95% Wilson interval, the mean reward, and the games stopped by the safety cap (counted as no
+    win).
+
+    :raises BotSpecError: for a spec that names no level or budget, naming the valid ones.
     """
+    research_bot(level, 0)  # a bad spec is refused before any game is played
     environment = env(preset, players, options)
+    inner = environment.unwrapped
+    assert isinstance(inner, raw_env)
     wins = reward_sum = 0.0
+    capped = 0
     for g in range(games):
         environment.reset(seed=seed + g)
-        bots = {f"player_{s}": make_bot(level, seed=(seed + g) * 64 + s) for s in range(1, players)}
+        bots = {f"player_{s}": research_bot(level, (seed + g) * 64 + s) for s in range(1, players)}
+        stopped = False
         for agent in environment.agent_iter():
             observation, reward, terminated, truncated, _ = environment.last()
             if terminated or truncated:
                 if agent == "player_0":
                     reward_sum += float(reward)
+                    stopped = truncated
                 environment.step(None)
                 continue
             action = bot_action(environment, agent, bots[agent]) if agent in bots else policy(observation)
             environment.step(action)
-        inner = environment.unwrapped
-        assert isinstance(inner, raw_env) and inner.game is not None and inner.game.outcome is not None
+        if stopped:
+            capped += 1
+            continue
+        assert inner.game is not None and inner.game.outcome is not None
         winners = inner.game.outcome.winners
         if 0 in winners:
             wins += 1 / len(winners)
@@ -286,6 +296,7 @@ def evaluate(
         "ci_low": low,
         "ci_high": high,
         "mean_reward": reward_sum / games if games else 0.0,
+        "capped": capped,
     }
 
 
@@ -299,4 +310,4 @@ def random_policy(seed: int | None = None) -> Policy:
     return choose
 
 
-__all__ = ["bot_action", "env", "evaluate", "random_policy", "raw_env", "rule_set"]
+__all__ = ["REWARDS", "bot_action", "env", "evaluate", "random_policy", "raw_env", "rule_set"]

@@ -4,7 +4,7 @@ from eights.engine.actions import DRAW, PASS, Action, ActionError, Draw, NameSui
 from eights.engine.errors import IllegalAction
 from eights.engine.events import Event, redact
 from eights.engine.game import Game
-from eights.engine.views import View, view
+from eights.engine.views import LiveViews, View, view
 
 __all__ = [
     "DRAW",
@@ -15,6 +15,7 @@ __all__ = [
     "Event",
     "Game",
     "IllegalAction",
+    "LiveViews",
     "NameSuit",
     "Pass",
     "Play",

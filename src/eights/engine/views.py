@@ -1,4 +1,5 @@
-"""What one seat may know: the single redaction every interface and bot reads."""
+"""What one seat may know: the single redaction every interface and bot reads (``view``), and the same
+views kept up to date as a game is played (``LiveViews``), equal to it at every step."""
 
 from __future__ import annotations
 
@@ -104,11 +105,20 @@ class View:
 def view(game: Game, seat: int | None) -> View:
     """What ``seat`` may know now: own hand, others' counts, the table, the redacted history."""
     log = game.log or []
-    start = 0
+    return seen(game, seat, tuple(redact(e, seat) for e in log[round_start(log) :]))
+
+
+def round_start(log: list[Event]) -> int:
+    """Where the round being told of begins in ``log``: its ``RoundStarted`` event (0 before any)."""
     for i in range(len(log) - 1, -1, -1):
         if isinstance(log[i], RoundStarted):
-            start = i
-            break
+            return i
+    return 0
+
+
+def seen(game: Game, seat: int | None, history: tuple[Event, ...]) -> View:
+    """``view(game, seat)`` once the round's events are redacted for ``seat`` (``history``): every
+    other field of a view is decided here, for ``view`` and ``LiveViews`` alike."""
     acting = game.to_act
     schedule = game.rules.schedule
     shown = game.round_index - (1 if game.is_over else 0)  # the round told of: the last one once the match is over
@@ -137,7 +147,7 @@ def view(game: Game, seat: int | None) -> View:
         discard_count=len(game.discard),
         totals=tuple(game.totals),
         legal=tuple(game.legal_actions()) if seat is not None and seat == acting else (),
-        history=tuple(redact(e, seat) for e in log[start:]),
+        history=history,
         winners=game.outcome.winners if game.outcome else None,
         cancel_pending=bool(game.cancel),
         run=(RANKS[game.top], game.run_len) if game.run_len else (0, 0),
@@ -154,3 +164,45 @@ def view(game: Game, seat: int | None) -> View:
             drawn=game.drawn if seat == acting else -1,
         ),
     )
+
+
+class LiveViews:
+    """Every seat's view of one game as it is played on: ``live.view(seat)`` equals ``view(game, seat)``
+    at every moment, but each event of the log is redacted once per seat that asks, not once per view.
+
+    It follows the game's log: events appended since the last call are read, and a new round starts
+    every seat's history afresh. A log replaced by another list (or cut short) is read again from
+    its start.
+    """
+
+    __slots__ = ("_log", "_read", "_seen", "_start", "game")
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        self._log: list[Event] | None = None
+        self._read = 0
+        self._start = 0
+        #: Per seat that asked: the round's events so far, redacted for it.
+        self._seen: dict[int | None, list[Event]] = {}
+
+    def view(self, seat: int | None) -> View:
+        return seen(self.game, seat, self.history(seat))
+
+    def history(self, seat: int | None) -> tuple[Event, ...]:
+        """The round's events as ``seat`` may see them: ``view(game, seat).history``."""
+        log = self.game.log
+        if log is None:
+            return ()
+        if log is not self._log or len(log) < self._read:
+            self._log = log
+            self._read = 0
+            self._start = 0
+            self._seen.clear()
+        for i in range(self._read, len(log)):
+            if isinstance(log[i], RoundStarted):
+                self._start = i
+                self._seen.clear()
+        self._read = len(log)
+        mine = self._seen.setdefault(seat, [])
+        mine.extend(redact(e, seat) for e in log[self._start + len(mine) :])
+        return tuple(mine)
