@@ -26,7 +26,7 @@ COMPILED = (
     "eights.engine.tables",
     "eights.engine.game",
     "eights.engine.sampling",
-    "eights.encoding",
+    "eights.research.encoding",
     "eights.bots.turnplan",
     "eights.bots.belief",
     "eights.bots.playout",

@@ -7,7 +7,7 @@ every seat, as PettingZoo's environment plays it one game at a time.
 
 - ``reset()`` and ``step(actions)`` return ``observations``, one float32 array of shape
   ``(num_games, observation_size)``: row ``i`` is ``encode(view(game_i, seat_i))`` (laid out as
-  ``eights.encoding`` documents), and ``masks``, one int8 array of shape ``(num_games, actions)``:
+  ``eights.research.encoding`` documents), and ``masks``, one int8 array of shape ``(num_games, actions)``:
   1 for each legal action of that seat. ``seats`` (int64, ``(num_games,)``) says whose row it is.
 - ``step(actions)`` takes one action number per game (an array or a list). An action a mask
   refuses raises ``ValueError`` naming the game, the action and the legal ones; the games before
@@ -25,7 +25,7 @@ every seat, as PettingZoo's environment plays it one game at a time.
   the same arrays. ``seed=None`` draws one at random (``BatchEnv.seed`` says which).
 
 The arrays returned are fresh copies; the environment reuses its own between steps. Observations
-and masks come from ``eights.encoding.Observer``, kept up to date step by step.
+and masks come from ``eights.research.encoding.Observer``, kept up to date step by step.
 """
 
 from __future__ import annotations
@@ -37,9 +37,9 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from eights.encoding import ActionSpace, Batch, check_reward, observation_size
 from eights.engine import Game
-from eights.pettingzoo import rule_set
+from eights.research.encoding import ActionSpace, Batch, check_reward, observation_size
+from eights.research.pettingzoo import rule_set
 from eights.rules import RuleSet
 from eights.simulate import game_seed
 

@@ -1,7 +1,7 @@
 """Numbers for learning agents: a fixed action space per rule set and a seat's view as a vector.
 
-The PettingZoo environment (``eights.pettingzoo``), the OpenSpiel game (``eights.openspiel``), the
-batched environment (``eights.batch``) and the Gymnasium one (``eights.gymnasium``) all read the game
+The PettingZoo environment (``eights.research.pettingzoo``), the OpenSpiel game (``eights.research.openspiel``), the
+batched environment (``eights.research.batch``) and the Gymnasium one (``eights.research.gymnasium``) all read the game
 through this module, so an action has one number and an observation one layout in all of them.
 Standard library only: the wrappers turn the lists and buffers into arrays.
 
@@ -61,7 +61,7 @@ seat: the reference, and too slow to call at every step of a learner. ``Observer
 keeps every seat's vector of one game up to date as it is played, reading only what the log gained
 and writing only the numbers that changed (the install compiles this module with the engine); the
 environments take their observations and masks from it, and tests hold it equal to ``encode(view(
-game, seat))`` at every step. ``Batch`` steps many games with their observers (``eights.batch``).
+game, seat))`` at every step. ``Batch`` steps many games with their observers (``eights.research.batch``).
 
 ``step_rewards(game, rounds, kind)`` says what a step brought the seats, for the rewards of
 ``REWARDS``: the match's outcome (``match_rewards``, general-sum or zero-sum) or each round's points,
@@ -755,7 +755,7 @@ def step_rewards(game: Game, rounds: int, kind: str) -> tuple[list[float] | None
 
 @final
 class Batch:
-    """Many games stepped together, each seen through its seat to act: the loop of ``eights.batch.BatchEnv``,
+    """Many games stepped together, each seen through its seat to act: the loop of ``eights.research.batch.BatchEnv``,
     which gives it the games (``deal(slot)`` deals the next game of a slot) and the arrays it writes.
 
     ``observations`` (float32, a row of ``size`` numbers per game), ``masks`` (a byte per action number
