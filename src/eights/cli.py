@@ -27,7 +27,6 @@ from eights.cli_common import (
     RulesOption,
     TidyHelpGroup,
     VariantOption,
-    count,
     fail,
     progress_bar,
     rules_headline,
@@ -39,6 +38,7 @@ from eights.engine import ActionError, Event, Game, view
 from eights.engine.events import GameOver, RoundOver, RoundStarted
 from eights.record import GameRecord, RecordError
 from eights.rules import PRESETS, RulesError, RuleSet, load_preset, resolve_rules
+from eights.words import count_words
 
 if TYPE_CHECKING:
     from eights.simulate import Simulation
@@ -270,7 +270,7 @@ def score_command(
         typer.echo(json.dumps({"variant": rules.name, "cards": scored, "value": value}, ensure_ascii=False))
         return
     out = console()
-    out.print(Text(f"{rules_headline(rules, rules_file)}: {count(len(hand), 'card')}", style="bold"))
+    out.print(Text(f"{rules_headline(rules, rules_file)}: {count_words(len(hand), 'card')}", style="bold"))
     table = Table(show_edge=False, box=None, padding=(0, 2), pad_edge=False)
     table.add_column("Card")
     table.add_column("Points", justify="right")
@@ -330,7 +330,11 @@ def simulate_command(
 def show_simulation(out: Console, result: Simulation, headline: str, save_dir: Path | None) -> None:
     """A batch's table of wins per seat, its rounds, actions and speed."""
     games = result.games
-    asked = f"{games} of {count(result.stopped_of, 'game')}" if result.stopped_of is not None else count(games, "game")
+    asked = (
+        f"{games} of {count_words(result.stopped_of, 'game')}"
+        if result.stopped_of is not None
+        else count_words(games, "game")
+    )
     out.print(Text(f"{headline}: {asked}, {result.players} players, seed {result.seed}", style="bold"))
     table = Table(show_edge=False, box=None, padding=(0, 2))
     table.add_column("Seat")
@@ -354,7 +358,7 @@ def show_simulation(out: Console, result: Simulation, headline: str, save_dir: P
         f"{result.actions_per_second:.0f} actions/s."
     )
     if save_dir is not None:
-        saved = count(len(result.saved), "game record")
+        saved = count_words(len(result.saved), "game record")
         out.print(Text(f"Saved {saved} in {save_dir}; replay one with `eights replay FILE`."))
 
 
@@ -375,7 +379,7 @@ def replay_command(
     out.print(
         Text(
             f"{record.rules.title} ({record.rules.name}), {record.players} players, seed {record.seed}: "
-            f"{count(len(record.actions), 'action')} replayed.",
+            f"{count_words(len(record.actions), 'action')} replayed.",
             style="bold",
         )
     )

@@ -18,6 +18,7 @@ import typer
 from typer.core import TyperArgument, TyperGroup, TyperOption
 
 from eights.rules import PRESETS, RuleSet
+from eights.words import count_words
 
 #: The exit status of a command refused for bad input.
 USAGE_ERROR = 2
@@ -36,7 +37,7 @@ def stopped_after(played: int, asked: int) -> None:
 
     The caller prints what the finished games give, then exits with ``INTERRUPTED``.
     """
-    typer.echo(f"Stopped after {played} of {count(asked, 'game')}.", err=True)
+    typer.echo(f"Stopped after {played} of {count_words(asked, 'game')}.", err=True)
 
 
 def stopped_before_a_game() -> NoReturn:
@@ -78,11 +79,6 @@ RulesOption = Annotated[
         help="A house-rules TOML file instead of a preset (see `eights rules PRESET --save FILE`).",
     ),
 ]
-
-
-def count(n: int, word: str, plural: str = "") -> str:
-    """``1 game``, ``2 games`` (``plural`` for words that take more than an s)."""
-    return f"{n} {word if n == 1 else plural or word + 's'}"
 
 
 def rules_headline(rules: RuleSet, rules_file: Path | str | None = None) -> str:

@@ -43,10 +43,10 @@ from eights.scorecard import (
     to_csv,
     totals_words,
 )
-from eights.scorecard.setup import player_list
 from eights.scorecard.sheet import describe_entry
 from eights.store import StoreError
 from eights.store.sheets import SheetPlayerStats, Sheets, SheetSummary
+from eights.words import and_list
 
 __all__ = ["scorecard_app"]
 
@@ -181,7 +181,7 @@ def print_round(out: Console, sheet: Sheet, result: RoundResult, head: str) -> N
 
 def print_sheet(out: Console, sheet_id: int, sheet: Sheet) -> None:
     out.print(Text(f"Score sheet {sheet_id}: {rules_headline(sheet.rules)}", style="bold"))
-    out.print(f"Players, clockwise: {player_list(list(sheet.players))}. {sheet.describe_scoring().capitalize()}.")
+    out.print(f"Players, clockwise: {and_list(list(sheet.players))}. {sheet.describe_scoring().capitalize()}.")
     if sheet.setup.teams:
         out.print("Teams: " + ", ".join(sheet.setup.team_name(team) for team in sheet.setup.teams) + ".")
     if sheet.rounds:
@@ -297,7 +297,7 @@ def new_command(
     out.print(Text(f"Score sheet {sheet_id}: {rules_headline(rules, rules_file)}", style="bold"))
     first = sheet.dealer
     drawn = " (drawn at random; --dealer NAME chooses)" if dealer is None else ""
-    out.print(f"Players, clockwise: {player_list(list(sheet.players))}; {first} deals first{drawn}.")
+    out.print(f"Players, clockwise: {and_list(list(sheet.players))}; {first} deals first{drawn}.")
     out.print(sheet.describe_scoring().capitalize() + ".")
     out.print(next_words(sheet))
     out.print(

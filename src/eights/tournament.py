@@ -42,7 +42,6 @@ from eights.cli_common import (
     OptionsOption,
     RulesOption,
     VariantOption,
-    count,
     fail,
     progress_bar,
     rules_headline,
@@ -52,6 +51,7 @@ from eights.cli_common import (
 from eights.engine import Game, view
 from eights.rules import RulesError, RuleSet, resolve_rules
 from eights.simulate import bot_seed, game_seed
+from eights.words import count_words
 
 #: Fewer entrants than this give a tournament nothing to compare.
 MIN_ENTRANTS = 2
@@ -503,7 +503,9 @@ def tournament_command(
     if as_json:
         typer.echo(json.dumps(result.to_dict()))
     elif result.played:
-        played = count(games, "game") if not result.stopped else f"{result.played} of {count(games, 'game')}"
+        played = (
+            count_words(games, "game") if not result.stopped else f"{result.played} of {count_words(games, 'game')}"
+        )
         headline = f"{rules_headline(rules, rules_file)}: {played}, {seats} players, seed {seed}"
         out.print(Text(headline, style="bold"))
         table = Table(show_edge=False, box=None, padding=(0, 2))

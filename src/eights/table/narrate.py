@@ -47,6 +47,7 @@ from eights.engine.events import (
 from eights.rules import RuleSet
 from eights.rules.ruleset import card_pattern_matches
 from eights.table.session import SPEED_WORDS, YOU, Session
+from eights.words import and_list, article, count_words, or_list
 
 # ----- cards and suits -----------------------------------------------------------------------
 
@@ -115,10 +116,6 @@ def event_words(event: Event, names: tuple[str, ...]) -> str:
 def seat_words(session: Session, seat: int, view: View) -> str:
     """``Cleo (hard, 5 cards)``."""
     return f"{session.label(seat)}, {count_words(view.hand_counts[seat], 'card')}"
-
-
-def count_words(n: int, word: str) -> str:
-    return f"{n} {word}{'' if n == 1 else 's'}"
 
 
 def action_words(action: Action, view: View, names: tuple[str, ...]) -> str:
@@ -312,7 +309,7 @@ def prompt_words(view: View, names: tuple[str, ...], keys: bool = True) -> str:
         chain = chain_card_words(view.rules)
         if plays:
             return (
-                f"A chain of {count_words(view.chain, 'card')} is pending: play {_article(chain)}{key('Enter')} "
+                f"A chain of {count_words(view.chain, 'card')} is pending: play {article(chain)}{key('Enter')} "
                 f"to add to it, or draw the {view.chain} cards{key('d')}."
             )
         return f"No {chain} to answer the chain: draw its {count_words(view.chain, 'card')}{key('d')}."
@@ -499,27 +496,9 @@ def you_verb(verb: str) -> str:
     return verb
 
 
-def or_list(items: Sequence[str]) -> str:
-    """``A``, ``A or B``, ``A, B or C``."""
-    if len(items) <= 1:
-        return "".join(items)
-    return ", ".join(items[:-1]) + " or " + items[-1]
-
-
-def and_list(items: Sequence[str]) -> str:
-    """``A``, ``A and B``, ``A, B and C``."""
-    if len(items) <= 1:
-        return "".join(items)
-    return ", ".join(items[:-1]) + " and " + items[-1]
-
-
 def rule_words(rules: Sequence[str]) -> str:
     """The rules a line explains, after it: `` — a Q skips the next player``."""
     return f" — {'; '.join(rules)}" if rules else ""
-
-
-def _article(words: str) -> str:
-    return ("an " if words[:1] in ("8", "A", "E") or words.startswith("11") else "a ") + words
 
 
 def _parts(effect: str) -> tuple[str, int]:
@@ -669,7 +648,7 @@ class Narrator:
             if own != effects:
                 continue
             text = pattern_words(pattern)
-            words.append(_article(text) if parse_rank_or_none(pattern) is not None or text == "joker" else text)
+            words.append(article(text) if parse_rank_or_none(pattern) is not None or text == "joker" else text)
         if len(words) > 1 and all(w.startswith(("a ", "an ")) for w in words):
             words = [words[0]] + [w.split(" ", 1)[1] for w in words[1:]]
         return " or ".join(words)
@@ -708,13 +687,13 @@ class Narrator:
             elif kind == "chain":
                 chain = self.chain_cards()
                 phrases.append(
-                    f"starts or grows a chain: the next player must play {_article(chain)} or draw the whole chain, "
+                    f"starts or grows a chain: the next player must play {article(chain)} or draw the whole chain, "
                     f"{count_words(n, 'card')} for each card in it; drawing it ends the turn"
                 )
             elif kind == "penalty":
                 phrases.append(f"makes the next player draw {count_words(n, 'card')}, and they still play their turn")
             elif kind == "follow":
-                wild = " or ".join(_article(pattern_words(p)) for p, e in self.rules.effects if "wild" in _kinds(e))
+                wild = " or ".join(article(pattern_words(p)) for p, e in self.rules.effects if "wild" in _kinds(e))
                 phrases.append(
                     "is a follow-me card: its player may lay more of its rank, then must lay a card of the top card's "
                     "suit"
@@ -770,7 +749,7 @@ class Narrator:
             if rules.forced_play_exempt:
                 cards = or_list(
                     [
-                        _article(w) if w[:1].isdigit() or w == "joker" else w
+                        article(w) if w[:1].isdigit() or w == "joker" else w
                         for w in map(pattern_words, rules.forced_play_exempt)
                     ]
                 )
@@ -1072,7 +1051,7 @@ class _Play(_Open):
             wild = self.suit
             self.expect_nothing()
             self.suit = wild
-            cancel = " or ".join(_article(pattern_words(p)) for p, e in n.rules.effects if "cancel" in _kinds(e))
+            cancel = " or ".join(article(pattern_words(p)) for p, e in n.rules.effects if "cancel" in _kinds(e))
             self.parts.append(
                 f"on {cancel or 'the card before'} it " + ("only names a suit" if wild else "has no effect")
             )
@@ -1191,7 +1170,7 @@ class _Play(_Open):
             self.chain_out = 0
             self.parts.append(f"{n.says(event.seat, 'draws', start=False)} the chain: {what}")
             self.rules.append(
-                ("chain_out", f"going out on {_article(n.chain_cards())} still makes the next player draw the chain")
+                ("chain_out", f"going out on {article(n.chain_cards())} still makes the next player draw the chain")
             )
         else:
             return False
@@ -1312,7 +1291,7 @@ class _Starter(_Play):
         into: list[str] = []
         rules = n.rules
         if any(step == "buried" for step, _ in self.steps):
-            cards = " or ".join(_article(pattern_words(p)) for p in rules.starter_bury)
+            cards = " or ".join(article(pattern_words(p)) for p in rules.starter_bury)
             n.explain(
                 "starter_bury",
                 f"a starter {cards.removeprefix('a ').removeprefix('an ')} is buried and the next card turned",
@@ -1323,7 +1302,7 @@ class _Starter(_Play):
             cards = " or ".join(pattern_words(p) for p in rules.starter_turn_over)
             n.explain(
                 "starter_turn",
-                f"while the starter is {_article(cards)}, the dealer turns another card onto it",
+                f"while the starter is {article(cards)}, the dealer turns another card onto it",
                 final,
                 into,
             )

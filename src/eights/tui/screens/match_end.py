@@ -14,13 +14,13 @@ from textual.widgets import Button, Footer, Label, Static
 
 from eights.table.narrate import (
     cards_text,
-    count_words,
     event_words_round,
     result_lines,
     sorted_hand,
 )
 from eights.table.session import Session
 from eights.tui.style import styled
+from eights.words import count_words
 
 
 class MatchEndScreen(Screen[str]):
