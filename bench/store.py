@@ -82,7 +82,7 @@ try:
     from eights.engine import Game, view
     from eights.engine.events import RoundOver
     from eights.rules import PRESETS
-    from eights.simulate import bot_seed
+    from eights.seeds import bot_seed
     from eights.store import Store, StoreError, database_url
     from eights.store.matches import Recorder
     from eights.table import Session, build_config
@@ -92,7 +92,7 @@ except ImportError:  # run from a checkout without the package installed
     from eights.engine import Game, view
     from eights.engine.events import RoundOver
     from eights.rules import PRESETS
-    from eights.simulate import bot_seed
+    from eights.seeds import bot_seed
     from eights.store import Store, StoreError, database_url
     from eights.store.matches import Recorder
     from eights.table import Session, build_config

@@ -9,7 +9,7 @@ import pytest
 from eights.engine import Game, view
 from eights.research.encoding import ActionSpace, encode, match_rewards, observation_size
 from eights.rules import RulesError, load_preset
-from eights.simulate import game_seed
+from eights.seeds import game_seed
 from tests.extras import need
 
 np = need("numpy", "research")

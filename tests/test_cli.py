@@ -15,7 +15,8 @@ from eights.describe import describe_text
 from eights.engine.events import RoundOver
 from eights.record import GameRecord
 from eights.rules import PRESETS, load_preset, load_rules
-from eights.simulate import game_seed, play_game
+from eights.seeds import game_seed
+from eights.simulate import play_game
 
 runner = CliRunner()
 

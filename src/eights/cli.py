@@ -421,7 +421,7 @@ def watch_command(
     """Watch a narrated game between computer players (random ones unless --bots says otherwise)."""
     from eights.bots import make_bot
     from eights.bots.spec import parse_bot
-    from eights.simulate import bot_seed
+    from eights.seeds import bot_seed
     from eights.table.session import UsageError as TableUsageError
     from eights.table.session import parse_levels
 

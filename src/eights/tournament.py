@@ -50,7 +50,7 @@ from eights.cli_common import (
 )
 from eights.engine import Game, view
 from eights.rules import RulesError, RuleSet, resolve_rules
-from eights.simulate import bot_seed, game_seed
+from eights.seeds import bot_seed, game_seed
 from eights.words import count_words
 
 #: Fewer entrants than this give a tournament nothing to compare.

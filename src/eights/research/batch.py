@@ -20,7 +20,7 @@ every seat, as PettingZoo's environment plays it one game at a time.
 - ``terminated`` and ``truncated`` (bool, ``(num_games,)``): the game ended on that step (a round
   stopped by the rules' safety cap truncates, without reward). A game that ends is replaced at once
   (auto-reset): its row is already the first observation of the next game, dealt from the seed.
-- Seeds: game ``k`` of slot ``i`` is dealt with ``eights.simulate.game_seed(seed, i + num_games * k)``,
+- Seeds: game ``k`` of slot ``i`` is dealt with ``eights.seeds.game_seed(seed, i + num_games * k)``,
   so each slot deals the same games whatever the others do, and the same seed and actions give
   the same arrays. ``seed=None`` draws one at random (``BatchEnv.seed`` says which).
 
@@ -41,7 +41,7 @@ from eights.engine import Game
 from eights.research.encoding import ActionSpace, Batch, check_reward, observation_size
 from eights.research.pettingzoo import rule_set
 from eights.rules import RuleSet
-from eights.simulate import game_seed
+from eights.seeds import game_seed
 
 Reset = tuple[NDArray[np.float32], NDArray[np.int8], dict[str, Any]]
 Step = tuple[

@@ -10,7 +10,7 @@ actions, observations, rewards, seeds and words) with a computer player in every
   per other seat in seat order, as the lab reads them (``easy``, ``normal``, ``hard@500``,
   ``expert@2s``); ``hard`` or ``expert`` alone searches ``eights.bots.spec.ITERATIONS`` iterations a
   decision, so that the same seed replays the same game on any machine. Each is seeded from the
-  game's seed and its seat (``eights.simulate.bot_seed``) and sees only its seat's view.
+  game's seed and its seat (``eights.seeds.bot_seed``) and sees only its seat's view.
 - Observations: the float32 vector of ``eights.research.encoding`` for the learner's seat. The action mask
   (int8, 1 for each legal action) is in ``info["action_mask"]``, and ``action_masks()`` returns it
   (the method sb3-contrib's ``MaskablePPO`` calls).
@@ -41,7 +41,7 @@ from eights.bots import Bot
 from eights.bots.spec import research_bot
 from eights.research.pettingzoo import bot_action, raw_env
 from eights.rules import RuleSet
-from eights.simulate import bot_seed
+from eights.seeds import bot_seed
 
 #: What an action the mask refuses does.
 ILLEGAL = ("lose", "raise")

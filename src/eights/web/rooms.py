@@ -37,7 +37,7 @@ from eights.describe import heading
 from eights.engine import ActionError, IllegalAction, View, parse_action
 from eights.names import same_name
 from eights.rules import PRESETS, RulesError, RuleSet, load_preset
-from eights.simulate import bot_seed
+from eights.seeds import bot_seed
 from eights.store import Store, StoreError
 from eights.store.db import Fenced, token_hash
 from eights.store.matches import Rooms, SavedRoom, rule_changes
