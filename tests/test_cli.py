@@ -11,10 +11,10 @@ from typer.testing import CliRunner
 
 from eights.cards import Card
 from eights.cli import app
-from eights.describe import describe_text
 from eights.engine.events import RoundOver
 from eights.record import GameRecord
 from eights.rules import PRESETS, load_preset, load_rules
+from eights.rules.describe import describe_text
 from eights.seeds import game_seed
 from eights.simulate import play_game
 

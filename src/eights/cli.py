@@ -33,11 +33,11 @@ from eights.cli_common import (
     stopped_after,
     stopped_before_a_game,
 )
-from eights.describe import describe, heading
 from eights.engine import ActionError, Event, Game, view
 from eights.engine.events import GameOver, RoundOver, RoundStarted
 from eights.record import GameRecord, RecordError
 from eights.rules import PRESETS, RulesError, RuleSet, load_preset, resolve_rules
+from eights.rules.describe import describe, heading
 from eights.words import count_words
 
 if TYPE_CHECKING:

@@ -67,8 +67,8 @@ from eights.engine.events import (
     SuitNamed,
 )
 from eights.engine.tables import EXACT, NAMED, ONE_ENDS_TURN, ONE_MAY_PLAY, UP_TO_N, Effect, Tables, tables_for
-from eights.match import Outcome, match_over, match_winners, round_points
 from eights.rules import RulesError, RuleSet
+from eights.rules.scoring import Outcome, match_over, match_winners, round_points
 
 # Phases: what kind of choice the seat to act faces.
 PLAY_PHASE: Final = 0  # play, draw or pass

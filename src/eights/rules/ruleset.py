@@ -4,6 +4,11 @@ Presets are TOML files in ``presets/``; a house-rules file names a ``base`` pres
 and overrides fields by name. Options given on the command line
 (``stacking=true``, ``packs=2``, ``rounds=8,6,4``) override fields the same way.
 Everything that cannot be played is refused here, before any card is dealt.
+
+Kept whole, past the package's 600 lines, for a reason: ``RuleSet`` is one record of every rule (about a
+hundred fields, each with its comment) and the one check that they make a game, and its own methods read
+the presets (``changes``, ``closest_preset``, ``to_toml``), so the files it is loaded from and the option
+text it is changed by live with it; split, they would import each other.
 """
 
 from __future__ import annotations

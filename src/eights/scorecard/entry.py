@@ -1,5 +1,5 @@
 """One round as entered at the table, checked against the rules, and scored by the engine's
-own functions (``eights.match.round_points``), never a second table of card values."""
+own functions (``eights.rules.scoring.round_points``), never a second table of card values."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from eights.cards import Card, CardError
-from eights.match import round_points
+from eights.rules.scoring import round_points
 from eights.scorecard.errors import HandError
 from eights.scorecard.setup import Setup
 from eights.words import and_list
@@ -246,7 +246,7 @@ def _check_cards(setup: Setup, entry: RoundEntry) -> None:
 
 
 def score_entry(setup: Setup, entry: RoundEntry) -> Scored:
-    """The round scored by ``eights.match.round_points`` as the engine scores it.
+    """The round scored by ``eights.rules.scoring.round_points`` as the engine scores it.
 
     A player entered by points gets a one-card stand-in hand whose card is worth those points,
     so the engine's own function also decides blocked rounds and ties; the fewest-cards rule

@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from eights.cards import Card
-from eights.match import match_over, match_winners
 from eights.rules import SCORING_MODES, RulesError, RuleSet
+from eights.rules.scoring import match_over, match_winners
 from eights.scorecard.entry import (
     Left,
     LeftInput,

@@ -17,7 +17,6 @@ from dataclasses import dataclass
 
 from eights.bots import Hint
 from eights.cards import GJ_ID, Card, Suit, rank_text, sort_key
-from eights.describe import effect_words, parse_rank_or_none, pattern_words
 from eights.engine import Action, ActionError, Draw, Event, NameSuit, Pass, Play, View, parse_action, redact
 from eights.engine.actions import Bury, ChoosePlayer
 from eights.engine.events import (
@@ -45,6 +44,7 @@ from eights.engine.events import (
     SuitNamed,
 )
 from eights.rules import RuleSet
+from eights.rules.describe import effect_words, parse_rank_or_none, pattern_words
 from eights.rules.ruleset import card_pattern_matches
 from eights.table.session import SPEED_WORDS, YOU, Session
 from eights.words import and_list, article, count_words, or_list

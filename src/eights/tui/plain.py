@@ -16,8 +16,8 @@ import textwrap
 from collections.abc import Sequence
 from typing import TextIO
 
-from eights.describe import describe_text
 from eights.engine import ActionError, Event, IllegalAction
+from eights.rules.describe import describe_text
 from eights.table.narrate import (
     Line,
     Narrator,

@@ -26,8 +26,8 @@ from starlette.exceptions import HTTPException
 from starlette.types import Message, Receive, Scope, Send
 
 from eights.bots import LEVELS
-from eights.describe import describe, heading
 from eights.rules import PRESETS, RulesError, RuleSet, load_preset, option_names
+from eights.rules.describe import describe, heading
 from eights.rules.ruleset import DRAW_POLICIES, EXPANDED_DECK, SCORING_MODES
 from eights.store import Store, StoreError
 from eights.store.sheets import Sheets

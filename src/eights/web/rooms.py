@@ -33,10 +33,10 @@ from redis.exceptions import RedisError
 
 from eights.bots import LEVELS, Bot, ISMCTSBot, make_bot
 from eights.cards import CardError
-from eights.describe import heading
 from eights.engine import ActionError, IllegalAction, View, parse_action
 from eights.names import same_name
 from eights.rules import PRESETS, RulesError, RuleSet, load_preset
+from eights.rules.describe import heading
 from eights.seeds import bot_seed
 from eights.store import Store, StoreError
 from eights.store.db import Fenced, token_hash
