@@ -24,6 +24,7 @@ from types import ModuleType
 COMPILED = (
     "eights.engine.actions",
     "eights.engine.tables",
+    "eights.engine.phases",
     "eights.engine.game",
     "eights.engine.sampling",
     "eights.research.encoding",

@@ -47,7 +47,8 @@ from eights.engine import Action, View
 from eights.engine import view as view_of
 from eights.engine.actions import Bury, ChoosePlayer, Draw, NameSuit, Pass, Play
 from eights.engine.events import CardPlayed, CardsDrawn, Event, JackDropped, RoundStarted, StarterTurned, SuitNamed
-from eights.engine.game import DRAWN_PHASE, PLAY_PHASE, SUIT_PHASE, Game
+from eights.engine.game import Game
+from eights.engine.phases import DRAWN_PHASE, PLAY_PHASE, SUIT_PHASE
 from eights.engine.sampling import seat_world
 from eights.engine.tables import NAMED, Tables, tables_for
 

@@ -107,7 +107,7 @@ from eights.engine.events import (
     SuicideKing,
     SuitNamed,
 )
-from eights.engine.game import FOLLOW_DRAWN_PHASE, FOLLOW_PHASE, PHASES
+from eights.engine.phases import FOLLOW_DRAWN_PHASE, FOLLOW_PHASE, PHASES
 from eights.engine.tables import NAMED
 from eights.rules import RuleSet
 
