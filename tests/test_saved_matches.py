@@ -18,7 +18,7 @@ from pathlib import Path
 from eights.engine import view
 from eights.store import Store, database_url
 from eights.table import Session, build_config
-from eights.table.narrate import state_lines
+from eights.table.prompts import state_lines
 
 ROOT = Path(__file__).resolve().parent.parent
 #: How long a child process may take to print what a test waits for (a bound, not a timing).
@@ -223,7 +223,7 @@ def test_the_table_layer_imports_no_front_end_or_database() -> None:
         "        if name.split('.')[0] in blocked:\n"
         "            raise ImportError(f'{name} is blocked')\n"
         "sys.meta_path.insert(0, Block())\n"
-        "import eights.table, eights.table.narrate, eights.table.session\n"
+        "import eights.table, eights.table.narrator, eights.table.session\n"
         "print('ok')\n"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False, cwd=ROOT)

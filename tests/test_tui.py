@@ -23,7 +23,8 @@ from eights.cards import Card, Suit
 from eights.engine import Action, Draw, Game, Pass, Play, View
 from eights.engine.events import CardBuried, CardPlayed, CardsDrawn, CardsSwapped, JackDropped, SuitNamed
 from eights.rules import load_preset
-from eights.table.narrate import event_words, fix_you, hint_words, parse_move, pretty_cards
+from eights.table.phrases import event_words, fix_you, hint_words, pretty_cards
+from eights.table.prompts import parse_move
 from eights.table.session import HUMAN, PlayConfig, Session, UsageError, build_config
 from eights.tui import play_command
 from eights.tui.app import EightsApp

@@ -20,7 +20,8 @@ from starlette.testclient import WebSocketTestSession
 from eights.engine.events import Event
 from eights.store import Store, database_url
 from eights.table import Session
-from eights.table.narrate import Line, Narrator
+from eights.table.lines import Line
+from eights.table.narrator import Narrator
 from eights.web import rooms
 from eights.web.app import create_app
 from eights.web.outbox import Outbox, Tally

@@ -32,7 +32,7 @@ from eights.rules import RuleSet
 from eights.seeds import derive_seed
 from eights.store.matches import MatchSummary
 from eights.table import HUMAN
-from eights.table.narrate import action_words, duty_lines
+from eights.table.phrases import action_words, duty_lines
 
 __all__ = [
     "MISTAKE",

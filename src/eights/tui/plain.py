@@ -18,15 +18,10 @@ from typing import TextIO
 
 from eights.engine import ActionError, Event, IllegalAction
 from eights.rules.describe import describe_text
-from eights.table.narrate import (
-    Line,
-    Narrator,
-    action_words,
-    parse_move,
-    prompt_words,
-    result_lines,
-    state_lines,
-)
+from eights.table.lines import Line
+from eights.table.narrator import Narrator
+from eights.table.phrases import action_words, result_lines
+from eights.table.prompts import parse_move, prompt_words, state_lines
 from eights.table.session import Session
 
 #: What a person types to leave the game.

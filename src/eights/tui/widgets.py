@@ -14,7 +14,7 @@ from textual.widgets import RichLog
 
 from eights.cards import Card
 from eights.engine import View
-from eights.table.narrate import direction_words, duty_lines, suit_words
+from eights.table.phrases import direction_words, duty_lines, suit_words
 from eights.table.session import YOU, Session
 from eights.tui.style import card_style, styled
 from eights.words import count_words

@@ -37,7 +37,7 @@ from eights.review import Decision, Review, ReviewSettings, Task, review_decisio
 from eights.rules import RuleSet
 from eights.store import Store, StoreError
 from eights.store.matches import Reviews
-from eights.table.narrate import sorted_hand
+from eights.table.phrases import sorted_hand
 from eights.web.guard import Guard
 from eights.web.settings import Limits
 from eights.web.tableview import card_json

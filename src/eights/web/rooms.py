@@ -42,7 +42,7 @@ from eights.store import Store, StoreError
 from eights.store.db import Fenced, token_hash
 from eights.store.matches import Rooms, SavedRoom, rule_changes
 from eights.table import HUMAN, PlayConfig, Session, UsageError
-from eights.table.narrate import hint_words
+from eights.table.phrases import hint_words
 from eights.table.session import Move, check_name
 from eights.web.cluster import Cluster, Envelope
 from eights.web.guard import Bucket, Guard

@@ -22,15 +22,10 @@ from textual.widgets import Footer, Header, Static
 from eights.engine import Action, IllegalAction, Play, View
 from eights.engine.actions import PLAY
 from eights.engine.events import RoundOver, RoundStarted
-from eights.table.narrate import (
-    Line,
-    Narrator,
-    header_words,
-    hint_words,
-    pretty_cards,
-    prompt_words,
-    sorted_hand,
-)
+from eights.table.lines import Line
+from eights.table.narrator import Narrator
+from eights.table.phrases import hint_words, pretty_cards, sorted_hand
+from eights.table.prompts import header_words, prompt_words
 from eights.table.session import SPEED_WORDS, Session
 from eights.tui.screens.dialogs import BuryDialog, ChoiceDialog, ConfirmDialog, JackDialog, PlayerDialog, SuitDialog
 from eights.tui.screens.match_end import MatchEndScreen
