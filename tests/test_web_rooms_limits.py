@@ -16,7 +16,7 @@ from sqlalchemy.orm import Session as DbSession
 from eights.bots import Bot
 from eights.engine import Action, View
 from eights.store import Store, database_url
-from eights.store.matches import now
+from eights.store.db import now
 from eights.store.models import RoomRow
 from eights.web.protocol import Hello, Sit, Start
 from eights.web.rooms import Connection, Hub, RoomError

@@ -16,7 +16,7 @@ from eights.cli_common import fail, progress_bar
 from eights.history import DbOption, open_store
 from eights.review import MISTAKE, Review, ReviewSettings, count_decisions, review_match, seats_to_review
 from eights.store import StoreError
-from eights.store.matches import Reviews
+from eights.store.reviews import Reviews
 from eights.table.session import YOU
 
 

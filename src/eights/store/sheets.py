@@ -33,8 +33,8 @@ from sqlalchemy.orm import Session as DbSession
 
 from eights.rules import RulesError, RuleSet
 from eights.scorecard import Sheet, SheetError
-from eights.store.db import WRITE_FIRST, StoreError, token_hash, translated
-from eights.store.matches import Store, now, rule_changes
+from eights.store.db import WRITE_FIRST, StoreError, now, token_hash, translated
+from eights.store.matches import Store, rule_changes
 from eights.store.models import SheetRow
 from eights.words import and_list
 

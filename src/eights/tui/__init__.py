@@ -19,7 +19,8 @@ from eights.engine import ActionError
 from eights.history import DbOption, open_store
 from eights.rules import RulesError
 from eights.store import StoreError
-from eights.table import Session, UsageError, build_config
+from eights.table import RestoreError, Session, UsageError, build_config
+from eights.table.saved import last_setup, remember_setup, resume_last, resume_saved, start_saved
 from eights.table.session import DEFAULT_SPEED
 
 __all__ = ["play_command"]
@@ -114,7 +115,7 @@ def play_command(
     try:
         session = None
         if resume:
-            session = store.resume_last() if match_id is None else store.resume(match_id)
+            session = resume_last(store) if match_id is None else resume_saved(store, match_id)
             if session is None:
                 raise UsageError("there is no unfinished match to take up; start one with `eights play`")
             config = session.config
@@ -123,9 +124,9 @@ def play_command(
             if names is None:
                 config = replace(config, people=store.people()[: len(config.humans)])
         if plain and session is None:
-            store.remember_setup(config)
-            session = store.start(config)
-    except (RulesError, UsageError, CardError, ActionError, StoreError) as exc:
+            remember_setup(store, config)
+            session = start_saved(store, config)
+    except (RulesError, UsageError, CardError, ActionError, StoreError, RestoreError) as exc:
         store.close()
         fail(str(exc))
     try:
@@ -140,7 +141,7 @@ def play_command(
                 app = EightsApp(config, store=store)
             else:
                 # The new-game screen, prefilled with the last new game's settings.
-                app = EightsApp(defaults=store.last_setup() or config, store=store)
+                app = EightsApp(defaults=last_setup(store) or config, store=store)
             app.run()
     except StoreError as exc:
         fail(str(exc))

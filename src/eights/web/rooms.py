@@ -40,9 +40,11 @@ from eights.rules.describe import heading
 from eights.seeds import bot_seed
 from eights.store import Store, StoreError
 from eights.store.db import Fenced, token_hash
-from eights.store.matches import Rooms, SavedRoom, rule_changes
+from eights.store.matches import rule_changes
+from eights.store.rooms import Rooms, SavedRoom
 from eights.table import HUMAN, PlayConfig, Session, UsageError
 from eights.table.phrases import hint_words
+from eights.table.saved import saved_session, start_saved
 from eights.table.session import Move, check_name
 from eights.web.cluster import Cluster, Envelope
 from eights.web.guard import Bucket, Guard
@@ -632,7 +634,7 @@ class Hub:
     async def _deal(self, room: Room) -> None:
         """A new match at this table, saved from its deal on (the store written off the event loop)."""
         try:
-            session = await asyncio.to_thread(self.store.start, room.config())
+            session = await asyncio.to_thread(start_saved, self.store, room.config())
         except (RulesError, UsageError) as exc:
             raise RoomError("bad_setup", str(exc)) from None
         for seat in room.seats:
@@ -727,7 +729,7 @@ class Hub:
             if not playing:
                 room.saved_phase = saved.phase
             elif saved.match_id is not None:
-                room.session = self.store.session(saved.match_id)
+                room.session = saved_session(self.store, saved.match_id)
                 room.session.speed = 5
                 self._fence(room)
         except (KeyError, TypeError, ValueError, RulesError, StoreError, RoomError):
