@@ -135,8 +135,8 @@ def serve_command(
 
     import uvicorn
 
+    from eights.cluster.leases import Cluster, ClusterError, check_reachable
     from eights.web.app import create_app, tune_gc
-    from eights.web.cluster import Cluster, ClusterError, check_reachable
 
     cluster = None
     if redis is not None:

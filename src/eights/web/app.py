@@ -26,13 +26,13 @@ from starlette.exceptions import HTTPException
 from starlette.types import Message, Receive, Scope, Send
 
 from eights.bots import LEVELS
+from eights.cluster.leases import Cluster
 from eights.rules import PRESETS, RulesError, RuleSet, load_preset, option_names
 from eights.rules.describe import describe, heading
 from eights.rules.ruleset import DRAW_POLICIES, EXPANDED_DECK, SCORING_MODES
 from eights.store import Store, StoreError
 from eights.store.sheets import Sheets
 from eights.table.session import SPEED_WORDS
-from eights.web.cluster import Cluster
 from eights.web.guard import Bucket
 from eights.web.lab import LabDesk, LabRefused
 from eights.web.metrics import CONTENT_TYPE, Metrics
@@ -392,7 +392,8 @@ def create_app(
             "connections": sum(len(room.connections) for room in hub.rooms.values()),
         }
         if cluster is not None:
-            answer.update(instance=cluster.id, redis="up" if cluster.up else "down", relayed=len(hub.relayed))
+            relayed = len(hub.relays.relayed) if hub.relays is not None else 0
+            answer.update(instance=cluster.id, redis="up" if cluster.up else "down", relayed=relayed)
         return answer
 
     @app.get("/metrics", include_in_schema=False)
@@ -496,7 +497,7 @@ def create_app(
             token; ``not_over`` (409) while the match is not over (``why`` says why it must be).
         """
         room = await hub.find(code, client_of(request))
-        seat = None if token is None else hub.seat_of(room, token)
+        seat = None if token is None else room.seat_of(token)
         if seat is None:
             raise RoomError("not_a_player", f"{what} is for the players of this room (send your seat token)")
         if room.match_id is None or room.phase != "over":
