@@ -20,6 +20,7 @@ from typer.testing import CliRunner
 
 from eights.bots import Hint
 from eights.cards import Card, Suit
+from eights.cli.play import play_command
 from eights.engine import Action, Draw, Game, Pass, Play, View
 from eights.engine.events import CardBuried, CardPlayed, CardsDrawn, CardsSwapped, JackDropped, SuitNamed
 from eights.rules import load_preset
@@ -27,7 +28,6 @@ from eights.table.phrases import event_words, fix_you, hint_words, pretty_cards
 from eights.table.prompts import parse_move
 from eights.table.saved import start_saved
 from eights.table.session import HUMAN, PlayConfig, Session, UsageError, build_config
-from eights.tui import play_command
 from eights.tui.app import EightsApp
 from eights.tui.plain import MIN_WIDTH, PlainGame, line_width, run_plain, wrapped
 from eights.tui.screens.dialogs import BuryDialog, ChoiceDialog, JackDialog, PlayerDialog, SuitDialog

@@ -37,19 +37,19 @@ import typer
 from eights.bots import LEVELS, Bot, make_bot
 from eights.bots.spec import BotSpecError
 from eights.bots.spec import parse_bot as parse_spec
-from eights.cli_common import (
+from eights.cli.common import (
     INTERRUPTED,
     OptionsOption,
     RulesOption,
     VariantOption,
     fail,
     progress_bar,
-    rules_headline,
     stopped_after,
     stopped_before_a_game,
 )
 from eights.engine import Game, view
 from eights.rules import RulesError, RuleSet, resolve_rules
+from eights.rules.describe import rules_headline
 from eights.seeds import bot_seed, game_seed
 from eights.words import count_words
 

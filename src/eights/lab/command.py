@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from eights.cli_common import INTERRUPTED, fail, fit_words, progress_bar, stopped_after
+from eights.cli.common import INTERRUPTED, fail, fit_words, progress_bar, stopped_after
 from eights.lab.report import markdown_table, matplotlib_missing, notes, rows, save_html, save_plot
 from eights.lab.run import DEFAULT_BUDGET, KINDS, LabError, LabResult, ray_missing, run_lab
 from eights.rules import PRESETS, RulesError, RuleSet, load_preset, load_rules

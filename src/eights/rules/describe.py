@@ -12,6 +12,7 @@ reference in the repository, which gives the sources and every decision.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
 from eights.cards import Card, CardError, parse_rank, rank_text
 from eights.rules import RuleSet
@@ -547,3 +548,16 @@ __all__ = [
     "pattern_words",
     "score_table_words",
 ]
+
+
+def rules_headline(rules: RuleSet, rules_file: Path | str | None = None) -> str:
+    """The rule set's title with where it comes from and every rule it changes from its preset.
+
+    ``Classic Crazy Eights (classic)``, ``Classic Crazy Eights (classic with deal=7, target=100)``,
+    ``House (house.toml: action with stacking=true)``.
+    """
+    base, changes = rules.changes()
+    source = f"{rules_file}: {base}" if rules_file is not None else base
+    if changes:
+        source += " with " + ", ".join(changes)
+    return f"{rules.title} ({source})"

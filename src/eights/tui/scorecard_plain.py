@@ -12,8 +12,8 @@ from __future__ import annotations
 import random
 from typing import TextIO
 
-from eights.cli_common import rules_headline
 from eights.rules import PRESETS, RulesError, resolve_rules
+from eights.rules.describe import rules_headline
 from eights.scorecard import (
     LeftInput,
     RoundResult,

@@ -26,8 +26,8 @@ from textual.screen import Screen
 from textual.suggester import Suggester
 from textual.widgets import Button, DataTable, Footer, Header, Input, Label, Select, Static
 
-from eights.cli_common import rules_headline
 from eights.rules import PRESETS, RulesError, load_preset, resolve_rules
+from eights.rules.describe import rules_headline
 from eights.scorecard import (
     LeftInput,
     RoundResult,

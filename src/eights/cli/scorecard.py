@@ -26,9 +26,10 @@ from rich.table import Table
 from rich.text import Text
 
 from eights.cards import CardError
-from eights.cli_common import OptionsOption, RulesOption, VariantOption, fail, fit_words, rules_headline
-from eights.history import DbOption, JsonOption, console, open_store
+from eights.cli.common import JsonOption, OptionsOption, RulesOption, VariantOption, console, fail, fit_words
+from eights.cli.database import DbOption, open_store
 from eights.rules import RulesError, resolve_rules
+from eights.rules.describe import rules_headline
 from eights.scorecard import (
     LeftInput,
     RoundNumberError,
@@ -233,7 +234,7 @@ def scorecard_command(
         if sheet_id is not None or plain:
             fail(f"--sheet and --plain open the sheet in the terminal; give them without `{ctx.invoked_subcommand}`")
         return
-    from eights.tui import at_a_terminal
+    from eights.cli.play import at_a_terminal
 
     store = open_store(db)
     try:
