@@ -2,7 +2,8 @@
 
 ``Session`` seats people and computer players around one ``Game`` and applies every
 action through the engine's checked door (handing each to a ``MatchLog``, the match
-store); ``saved`` makes sessions of what the store keeps; ``phrases``, ``prompts`` and
+store); ``turns`` says who plays now and paces a computer's move (the one turn driver of every
+front end); ``saved`` makes sessions of what the store keeps; ``phrases``, ``prompts`` and
 ``narrator`` word the state, the moves and the events for one seat. The terminal game, the
 plain-text mode and the web table all use this package; nothing in it imports Textual, a
 web framework or SQL.

@@ -12,6 +12,7 @@ from eights.bots import Bot, ISMCTSBot, make_bot
 from eights.engine import IllegalAction
 from eights.seeds import bot_seed
 from eights.store.db import Fenced
+from eights.table.turns import next_turn, pause_left
 from eights.web.rooms.errors import RoomError
 
 if TYPE_CHECKING:
@@ -26,11 +27,6 @@ RESTARTS, RESTART_WINDOW = 5, 60.0
 #: Seconds the runner waits before asking a store that failed again: doubled at each failure in a row, to
 #: at most ``STORE_RETRY_MAX``.
 STORE_RETRY, STORE_RETRY_MAX = 0.25, 4.0
-
-
-def think_time(bot: Bot) -> float:
-    """Seconds a computer of this kind takes on every move, whatever the position: its search's time budget."""
-    return float(bot.seconds or 0.0) if isinstance(bot, ISMCTSBot) else 0.0
 
 
 def store_retry(failures: int) -> float:
@@ -113,9 +109,11 @@ class Runner:
                 if settled:
                     if session.game.is_over:
                         continue
-                    seat = session.game.to_act
-                    state = room.seats[seat]
-                    if state.kind == "person" and not state.stand_in:
+                    people = [i for i, s in enumerate(room.seats) if s.kind == "person" and not s.stand_in]
+                    turn = next_turn(session, people)
+                    assert turn is not None
+                    seat, state = turn.seat, room.seats[turn.seat]
+                    if turn.person:
                         if state.connection is not None:
                             self.settle_away()
                             return
@@ -146,9 +144,7 @@ class Runner:
             action, bot = await host.pool.choose(bot, bot_view, room.code)
             if host.on_decision is not None:
                 host.on_decision(host.clock() - started)
-            # Every computer move takes its level's whole think time and the pace, however quickly it was
-            # found: how long a move took must not tell whether the computer had a choice.
-            rest = room.pace + think_time(bot) - (host.clock() - started)
+            rest = pause_left(bot, room.pace, started, host.clock(), hide_thinking=True)
             if rest > 0:
                 await host.sleep(rest)
             async with room.lock:
