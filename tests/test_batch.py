@@ -7,7 +7,8 @@ from __future__ import annotations
 import pytest
 
 from eights.engine import Game, view
-from eights.research.encoding import ActionSpace, encode, match_rewards, observation_size
+from eights.research.encoding import ActionSpace, encode, observation_size
+from eights.research.observer import match_rewards
 from eights.rules import RulesError, load_preset
 from eights.seeds import game_seed
 from tests.extras import need

@@ -24,7 +24,8 @@ from eights._build import COMPILED
 from eights.bots import ISMCTSBot
 from eights.engine import Game, view
 from eights.engine.sampling import sample
-from eights.research.encoding import ActionSpace, Observer
+from eights.research.encoding import ActionSpace
+from eights.research.observer import Observer
 from eights.rules import load_preset
 from tests.extras import missing
 

@@ -9,7 +9,8 @@ import pytest
 
 from eights.bots.spec import BotSpecError, research_bot
 from eights.engine import Game, view
-from eights.research.encoding import ActionSpace, encode, match_rewards
+from eights.research.encoding import ActionSpace, encode
+from eights.research.observer import match_rewards
 from eights.rules import PRESETS, load_preset
 from tests.extras import need
 

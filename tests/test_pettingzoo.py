@@ -10,7 +10,8 @@ import pytest
 from eights.bots import ISMCTSBot
 from eights.bots.spec import ITERATIONS, BotSpecError, research_bot
 from eights.engine import Game, view
-from eights.research.encoding import encode, match_rewards
+from eights.research.encoding import encode
+from eights.research.observer import match_rewards
 from eights.rules import PRESETS, RulesError, load_preset
 from tests.extras import need
 

@@ -25,7 +25,8 @@ from eights.engine.actions import BURY, CHOOSE
 from eights.engine.errors import IllegalAction, NotYourTurn
 from eights.engine.events import CardsDrawn, CardsSwapped, Event, RoundOver, RoundStarted, SuicideKing
 from eights.engine.game import FIELDS
-from eights.research.encoding import ActionSpace, Observer, encode
+from eights.research.encoding import ActionSpace, encode
+from eights.research.observer import Observer
 from eights.rules import RulesError, RuleSet, load_preset
 
 # (preset, options): every option that changes play, kept to games short enough to check at every action.

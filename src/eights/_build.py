@@ -28,6 +28,7 @@ COMPILED = (
     "eights.engine.game",
     "eights.engine.sampling",
     "eights.research.encoding",
+    "eights.research.observer",
     "eights.bots.turnplan",
     "eights.bots.belief",
     "eights.bots.playout",

@@ -38,7 +38,8 @@ import numpy as np
 from numpy.typing import NDArray
 
 from eights.engine import Game
-from eights.research.encoding import ActionSpace, Batch, check_reward, observation_size
+from eights.research.encoding import ActionSpace, observation_size
+from eights.research.observer import Batch, check_reward
 from eights.research.pettingzoo import rule_set
 from eights.rules import RuleSet
 from eights.seeds import game_seed

@@ -57,15 +57,8 @@ from eights.bots.spec import research_bot
 from eights.engine import Game, view
 from eights.engine.events import redact
 from eights.engine.sampling import sample
-from eights.research.encoding import (
-    ActionSpace,
-    Observer,
-    encode,
-    match_rewards,
-    observation_layout,
-    step_rewards,
-    table_text,
-)
+from eights.research.encoding import ActionSpace, encode, observation_layout, table_text
+from eights.research.observer import Observer, match_rewards, step_rewards
 from eights.rules import RulesError, RuleSet, load_preset
 
 NAME = "python_eights"

@@ -55,15 +55,8 @@ from pettingzoo.utils import wrappers
 from eights.bots import Bot
 from eights.bots.spec import research_bot
 from eights.engine import Game, LiveViews, View
-from eights.research.encoding import (
-    REWARDS,
-    ActionSpace,
-    Observer,
-    check_reward,
-    observation_size,
-    step_rewards,
-    table_text,
-)
+from eights.research.encoding import ActionSpace, observation_size, table_text
+from eights.research.observer import REWARDS, Observer, check_reward, step_rewards
 from eights.rules import RuleSet, load_preset
 from eights.tournament import wilson
 
