@@ -12,6 +12,11 @@ game's own ``random.Random``; the same seed and actions replay the same game.
 Most choices belong to the player whose turn it is (``turn``); some belong to
 others (jacks dropped after a queen, cards buried after four in a row):
 ``to_act`` is always the seat that must act now.
+
+Kept whole, past the package's 600 lines, for a reason: the compiled build (mypyc) makes ``Game`` one
+native class whose rule steps call each other directly and read its fields as C slots; spread over
+modules or mixins, every step of a search would go back through Python's attribute lookups. Its English
+lives apart (``eights.engine.explain``), and its phases (``eights.engine.phases``).
 """
 
 from __future__ import annotations
