@@ -10,7 +10,7 @@ What is measured: 4 players, classic (ours) and ``crazy_eights`` with its defaul
 a uniformly random legal action at every step, whole games one after another. A step is one action
 of a player, with the observation of the player to act (a float32 array) and its legal actions:
 
-- ``pettingzoo``: ``eights.pettingzoo.env()`` (in PettingZoo's order-enforcing wrapper), driven as
+- ``pettingzoo``: ``eights.research.pettingzoo.env()`` (in PettingZoo's order-enforcing wrapper), driven as
   PettingZoo's own loop is:
   ``for agent in env.agent_iter(): observation, ... = env.last(); env.step(random legal)``, the
   legal actions read off the mask by ``mask.nonzero()[0]``;
@@ -19,7 +19,7 @@ of a player, with the observation of the player to act (a float32 array) and its
   spaces, a constant observation, 50 steps a game) wrapped the same way: what the wrapper and the
   loop cost by themselves; ``pettingzoo_classic_wrappers_alone``: the same, in the two wrappers
   PettingZoo's classic games use (order-enforcing and bounds-checking);
-- ``batch_N``: ``eights.batch.BatchEnv(N)``, one ``step`` of N actions (picked from the masks) a time;
+- ``batch_N``: ``eights.research.batch.BatchEnv(N)``, one ``step`` of N actions (picked from the masks) a time;
   its steps are N a call;
 - ``openspiel_crazy_eights``: OpenSpiel's C++ game from Python: at each player node
   ``state.observation_tensor(player)`` (as a float32 array), ``state.legal_actions()`` and
@@ -83,13 +83,13 @@ def pettingzoo_loop(make: Callable[[], Any], seconds: float, seed: int) -> tuple
 
 
 def idle_env(classic: bool) -> Any:
-    """A PettingZoo environment that does nothing, with our spaces, wrapped as ``eights.pettingzoo.env`` is
+    """A PettingZoo environment that does nothing, with our spaces, wrapped as ``eights.research.pettingzoo.env`` is
     (``classic``: as PettingZoo's classic games are)."""
     import gymnasium
     from pettingzoo import AECEnv
     from pettingzoo.utils import wrappers
 
-    from eights.encoding import observation_size
+    from eights.research.encoding import observation_size
 
     size = observation_size(PLAYERS)
 
@@ -146,7 +146,7 @@ def idle_env(classic: bool) -> Any:
 
 
 def batch_loop(games: int, seconds: float, seed: int) -> tuple[int, float]:
-    from eights.batch import BatchEnv
+    from eights.research.batch import BatchEnv
 
     batch = BatchEnv(games, "classic", PLAYERS, seed=seed)
     rng = np.random.default_rng(seed)
@@ -186,7 +186,7 @@ def rl_environment_loop(name: str, seconds: float, seed: int) -> tuple[int, floa
     import pyspiel
     from open_spiel.python import rl_environment
 
-    import eights.openspiel  # noqa: F401 (registers python_eights)
+    import eights.research.openspiel  # noqa: F401 (registers python_eights)
 
     params = {"players": PLAYERS} if name == "crazy_eights" else {"players": PLAYERS, "preset": "classic"}
     environment = rl_environment.Environment(pyspiel.load_game(name, params), seed=seed)
@@ -204,7 +204,7 @@ def rl_environment_loop(name: str, seconds: float, seed: int) -> tuple[int, floa
 
 
 def entries() -> dict[str, Callable[[float, int], tuple[int, float]]]:
-    from eights.pettingzoo import env, raw_env
+    from eights.research.pettingzoo import env, raw_env
 
     out: dict[str, Callable[[float, int], tuple[int, float]]] = {
         "pettingzoo": lambda s, seed: pettingzoo_loop(lambda: env("classic", PLAYERS), s, seed),

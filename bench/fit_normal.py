@@ -46,7 +46,7 @@ from eights.bots.ismcts import Worlds
 from eights.bots.turnplan import FEATURES, TURN_END_FEATURES, TURN_END_WEIGHTS, WEIGHTS, plannable, planner_for
 from eights.engine import Action, Game, view
 from eights.rules import RuleSet, load_preset
-from eights.simulate import bot_seed, game_seed
+from eights.seeds import bot_seed, game_seed
 
 #: The shipped weight sets, by the name ``--weights`` gives them.
 SHIPPED = {"turn-end": TURN_END_WEIGHTS, "refined": WEIGHTS}

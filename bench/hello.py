@@ -34,7 +34,8 @@ from typing import Any
 
 from eights.engine.events import Event
 from eights.store import Store, database_url
-from eights.table.narrate import Line, Narrator
+from eights.table.lines import Line
+from eights.table.narrator import Narrator
 from eights.web.protocol import Hello
 from eights.web.rooms import Connection, Hub
 

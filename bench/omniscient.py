@@ -42,7 +42,7 @@ from eights.bots.ismcts import Worlds
 from eights.cards import SUITS
 from eights.engine import Game, View, view
 from eights.rules import PRESETS, load_preset
-from eights.simulate import bot_seed, game_seed
+from eights.seeds import bot_seed, game_seed
 from eights.tournament import wilson
 
 

@@ -7,6 +7,7 @@ Run from the repository root::
     python bench/server.py --rooms 10 --seconds 10 --think 0.2,0.5
     python bench/server.py --instances 3 --rooms 100 --seconds 40   # 3 instances, the last killed at 20 s
     python bench/server.py --instances 1 --cluster --rooms 100 --seconds 40   # 1 of them, to compare
+    python bench/server.py --instances 2 --route code --kill-at never --rooms 24 --think 0.2,0.5 --seconds 40
 
 The server is ``eights serve`` in a process of its own (``python -m eights.cli serve --port P
 --db TMP``, a free port on 127.0.0.1 and a new SQLite database in a temporary folder),
@@ -22,9 +23,12 @@ Many instances (``--instances K``, K > 1, or ``--cluster`` with one): a throwawa
 throwaway PostgreSQL cluster (tests/postgres.py), and K ``eights serve --redis URL --db PGURL`` processes,
 each on a free port. The clients do what a round-robin balancer would make of a family: room ``i`` is made
 on instance ``i % K`` and its seat ``s`` connects to instance ``(i + s) % K``, so most rooms have people on
-several instances (their messages relayed to the room's owner over Redis). ``--kill-at SECONDS`` (default:
-the window's middle with K > 1; ``never``; not with K = 1) kills the last instance (K - 1) with SIGKILL
-that many seconds into the window: its leases lapse and the others take its rooms up from the store.
+several instances (their messages relayed to the room's owner over Redis). With ``--route code`` they do
+what docs/deploy/nginx.conf makes of them: every seat of a room connects to one instance chosen by the
+room's code (``zlib.crc32(code) % K``), which takes the room up at its first hello, so nothing is relayed.
+``--kill-at SECONDS`` (default: the window's middle with K > 1; ``never``; not with K = 1) kills the last
+instance (K - 1) with SIGKILL that many seconds into the window: its leases lapse and the others take its
+rooms up from the store.
 Every client behaves as the page does (static/net.js): when its socket closes (any code but 4000) or
 drops, it waits (0.5 s, doubled each time up to 15 s, with jitter), connects to the next instance in its
 list (a connection refused goes on at once to the one after, as a balancer passes a refused connection on
@@ -168,6 +172,7 @@ import sys
 import tempfile
 import time
 import urllib.request
+import zlib
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
@@ -353,6 +358,7 @@ class Plan:
     seed: int
     compression: str | None
     kill: float | None = None  # when an instance is killed, time.monotonic
+    by_code: bool = False  # every seat of a room to the instance its code picks (--route code)
 
 
 class RoomPlay:
@@ -361,6 +367,8 @@ class RoomPlay:
 
     def __init__(self, plan: Plan, tally: Tally, index: int, code: str, tokens: list[str | None]) -> None:
         self.plan, self.tally, self.index, self.code = plan, tally, index, code
+        #: Where seat ``s`` connects first: ``home + s`` (round robin), or ``home`` for every seat (by code).
+        self.home = zlib.crc32(code.encode()) % len(plan.bases) if plan.by_code else index
         self.rng = random.Random(plan.seed * 100_003 + index)
         self.address = address_of(index)
         self.tokens = tokens
@@ -414,10 +422,14 @@ class RoomPlay:
             return "timeout:after_kill"
         return "timeout:before_kill" if sent + TIMEOUT < kill else "timeout:at_kill"
 
+    def first_place(self, seat: int) -> int:
+        """The seat's first instance, in the balancer's order."""
+        return self.home if self.plan.by_code else self.home + seat
+
     async def open(self, seat: int, place: int) -> ClientConnection:
         """A socket to the instance at ``place`` in the seat's list (the balancer's choice for it)."""
         bases = self.plan.bases
-        ws = bases[place % len(bases)].replace("http", "ws", 1) + "/ws"
+        ws = bases[place % len(bases)].replace("http", "ws", 1) + f"/ws?room={self.code}"
         socket = await connect(
             ws, max_size=2**22, compression=self.plan.compression, local_addr=(self.address, 0), open_timeout=TIMEOUT
         )
@@ -429,7 +441,7 @@ class RoomPlay:
         """Play ``seat`` until the room stops, reconnecting as the page does (static/net.js) when the socket
         closes (any code but 4000) or cannot be opened: after a backoff, to the next instance in the seat's
         list, saying hello with its token."""
-        place = self.index + seat
+        place = self.first_place(seat)
         wait = FIRST_WAIT
         while True:
             code = await self.person(socket, seat, seat == 0)
@@ -541,7 +553,7 @@ async def one_room(plan: Plan, index: int, tally: Tally) -> None:
     tasks: list[asyncio.Task[None]] = []
     try:
         for seat in range(4):
-            socket = await play.open(seat, index + seat)
+            socket = await play.open(seat, play.first_place(seat))
             await socket.send(json.dumps({"type": "hello", "room": code, "token": play.tokens[seat]}))
             if seat:
                 await socket.send(json.dumps({"type": "sit", "seat": seat, "name": f"Friend {seat}"}))
@@ -629,6 +641,8 @@ class Setup:
     cluster: bool = False
     #: Seconds into the window to kill an instance (SIGKILL), or None.
     kill_at: float | None = None
+    #: Every seat of a room to the instance its code picks (``--route code``).
+    by_code: bool = False
 
 
 def start_clients(
@@ -682,7 +696,8 @@ def run(rooms: int, setup: Setup) -> dict[str, Any]:
             ramp_start = time.monotonic() + 1.0
             window = (ramp_start + ramp + 2.0, ramp_start + ramp + 2.0 + seconds)
             kill = None if setup.kill_at is None else window[0] + setup.kill_at
-            plan = Plan([i.base for i in instances], window, setup.think, setup.seed, setup.compression, kill)
+            bases = [i.base for i in instances]
+            plan = Plan(bases, window, setup.think, setup.seed, setup.compression, kill, setup.by_code)
             processes, pipes = start_clients(plan, rooms, setup.clients, ramp_start, ramp)
             cpu_start: tuple[float, list[float], dict[str, float]] | None = None
             name = f"{rooms} rooms on {setup.instances} instance{'s' if setup.instances > 1 else ''}"
@@ -790,6 +805,7 @@ def report(
         "think_seconds": list(setup.think),
         "compression": setup.compression or "none",
         "server_nice": setup.nice,
+        "route": "code" if setup.by_code else "round robin",
         "actions": actions,
         "actions_per_second": round(actions / seconds, 1),
         "latency_ms": {
@@ -881,6 +897,13 @@ def main() -> None:
         help="kill the last instance (SIGKILL) this many seconds into the window "
         "(default: the window's middle with 2 instances or more, never with 1)",
     )
+    parser.add_argument(
+        "--route",
+        choices=("round-robin", "code"),
+        default="round-robin",
+        help="where a room's seats connect: round robin over the instances (default), or all to the instance "
+        "its code picks, as docs/deploy/nginx.conf routes them",
+    )
     args = parser.parse_args()
     try:
         counts = [int(n) for n in args.rooms.split(",")]
@@ -920,6 +943,7 @@ def main() -> None:
         instances=args.instances,
         cluster=args.cluster or args.instances > 1,
         kill_at=kill_at,
+        by_code=args.route == "code",
     )
     for n in counts:
         result = run(n, setup)

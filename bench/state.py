@@ -54,7 +54,7 @@ async def main(preset: str, options: dict[str, str], players: int, moves: int) -
             if session.game.is_over:
                 break
             seat = session.game.to_act
-            state = hub.state(room, connections[seat])
+            state = room.state(connections[seat])
             size = len(json.dumps(state, ensure_ascii=False).encode())
             sizes.append(size)
             legal = session.view(seat).legal

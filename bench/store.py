@@ -28,7 +28,7 @@ bot's choice (``bot.choose(view)``) are made off the apply clock; the choice is 
 and reported as ``choose_us``.
 
 (2) ``save``, per backend: the cost of committing each action as it is applied, as the store
-does in a match with a person at it: the same ``easy`` matches started by ``Store.start(config)``,
+does in a match with a person at it: the same ``easy`` matches started by ``start_saved(Store, config)``,
 their recorder told to commit each action (``grouped = False``, as for a person's match, whose row
 is written at its start); for each action, the session's ``Recorder.keep(number, action, events)``
 and the wait for its future (one committed row per action, plus a row at a round's end and the result
@@ -43,10 +43,10 @@ connection and the compiled statements are warm.
 (3) ``match``, per backend and per bot level (``normal``, the level people play against by
 default, and ``easy``), saved as the store saves a computer-only match: its row, actions and rounds
 handed to the store's writer thread every ``GROUP_SECONDS`` (0.2 s) and at the match's end, and
-committed by it while play goes on (``eights.store.matches.Recorder``, ``eights.store.writer``).
+committed by it while play goes on (``eights.store.recorder.Recorder``, ``eights.store.writer``).
 Each preset's matches are played whole through a ``Session`` by their computers
 (``session.bot_move()`` until the game is over), back to back: unsaved (``Session(config)``), then
-saved (``Store.start(config)``) until the writer has committed every one of them
+saved (``start_saved(Store, config)``) until the writer has committed every one of them
 (``store.writer.settle()``, inside the time: the thread's work and its share of the interpreter
 are paid, none is left for the next block). Each block is played ``--repeat`` times (default 5)
 each way, alternating, and its fastest time each way is kept (the least disturbed by the machine's
@@ -76,15 +76,17 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from eights.table.saved import start_saved
+
 ROOT = Path(__file__).resolve().parent.parent
 try:
     from eights.bots import make_bot
     from eights.engine import Game, view
     from eights.engine.events import RoundOver
     from eights.rules import PRESETS
-    from eights.simulate import bot_seed
+    from eights.seeds import bot_seed
     from eights.store import Store, StoreError, database_url
-    from eights.store.matches import Recorder
+    from eights.store.recorder import Recorder
     from eights.table import Session, build_config
 except ImportError:  # run from a checkout without the package installed
     sys.path.insert(0, str(ROOT / "src"))
@@ -92,9 +94,9 @@ except ImportError:  # run from a checkout without the package installed
     from eights.engine import Game, view
     from eights.engine.events import RoundOver
     from eights.rules import PRESETS
-    from eights.simulate import bot_seed
+    from eights.seeds import bot_seed
     from eights.store import Store, StoreError, database_url
-    from eights.store.matches import Recorder
+    from eights.store.recorder import Recorder
     from eights.table import Session, build_config
 
 PLAYERS = 4
@@ -180,7 +182,7 @@ def play_saved(
     ``Recorder.keep`` (and the wait for it) into ``times``, and into ``ends`` whether that action ended a round."""
     config = build_config(preset, players=PLAYERS, bots=level, humans=0, seed=seed)
     start = time.perf_counter()
-    session = store.start(config)
+    session = start_saved(store, config)
     log = session.log
     assert isinstance(log, Recorder)
     log.grouped, log.ahead = False, True  # each action committed before it is applied, as in a match with
@@ -248,7 +250,7 @@ def bench_matches(
             start = time.perf_counter()
             unsaved = [play_whole(Session(config)) for config in configs]
             middle = time.perf_counter()
-            recorded = [play_whole(store.start(config)) for config in configs]
+            recorded = [play_whole(start_saved(store, config)) for config in configs]
             store.writer.settle()
             end = time.perf_counter()
             plain, kept = min(plain, middle - start), min(kept, end - middle)

@@ -167,7 +167,7 @@ def saved_moves(db: Path | str, code: str) -> list[str]:
     """The moves of room ``code``'s match as the store ``db`` (a file or a URL) has them, read from the
     database itself (the server gives no record of a match in play to anyone: its seed deals every hand)."""
     from eights.store import Store, database_url
-    from eights.store.matches import Rooms
+    from eights.store.rooms import Rooms
 
     store = Store(database_url(str(db)))
     try:

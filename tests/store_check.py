@@ -9,7 +9,7 @@ from typing import Any
 
 from eights.engine import Game, parse_action, view
 from eights.store import Store, database_url
-from eights.store.matches import Rooms
+from eights.store.rooms import Rooms
 
 
 def stored_match(db: Path | str, code: str) -> tuple[Any, list[str]]:

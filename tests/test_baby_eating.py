@@ -41,7 +41,7 @@ from eights.engine.events import (
     SuitNamed,
 )
 from eights.rules import RulesError, load_preset
-from eights.table.narrate import duty_lines
+from eights.table.phrases import duty_lines
 from tests.scripting import scripted
 
 BABY = load_preset("baby-eating")

@@ -21,7 +21,8 @@ from typer.testing import CliRunner
 from eights.cli import app
 from eights.record import GameRecord
 from eights.rules import load_preset
-from eights.simulate import game_seed, play_game
+from eights.seeds import game_seed
+from eights.simulate import play_game
 
 runner = CliRunner()
 DEEP = 100_000

@@ -6,15 +6,16 @@ from __future__ import annotations
 
 import pytest
 
-from eights.encoding import ActionSpace, encode, match_rewards, observation_size
 from eights.engine import Game, view
+from eights.research.encoding import ActionSpace, encode, observation_size
+from eights.research.observer import match_rewards
 from eights.rules import RulesError, load_preset
-from eights.simulate import game_seed
+from eights.seeds import game_seed
 from tests.extras import need
 
 np = need("numpy", "research")
 
-from eights.batch import BatchEnv  # noqa: E402
+from eights.research.batch import BatchEnv  # noqa: E402
 
 
 def pick(masks: object, rng: object) -> object:

@@ -23,7 +23,7 @@ from eights.bots.ismcts import DUEL_RIVALS
 from eights.cards import Card
 from eights.engine import Game, View, view
 from eights.engine.actions import Draw, Play
-from eights.engine.game import PHASES
+from eights.engine.phases import PHASES
 from eights.rules import load_preset
 from tests.scripting import scripted
 

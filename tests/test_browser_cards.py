@@ -360,7 +360,7 @@ def test_pass_and_play_two_people_at_one_phone(chromium: Any, live_server: Any) 
 #: date first).
 NEXT_STATES = """async ([room, t]) => {
   const { showChanges } = await import('/static/motion.js');
-  const { drawCentre, drawSeats } = await import('/static/table.js');
+  const { drawCentre, drawSeats } = await import('/static/felt.js');
   const moving = (node) => node.getAnimations().length > 0;
   const turning = (marker) => marker.getAnimations().map((a) => a.effect.getKeyframes()[0].transform);
   const marker = document.querySelector('#marker');

@@ -22,9 +22,10 @@ import pytest
 import eights
 from eights._build import COMPILED
 from eights.bots import ISMCTSBot
-from eights.encoding import ActionSpace, Observer
 from eights.engine import Game, view
 from eights.engine.sampling import sample
+from eights.research.encoding import ActionSpace
+from eights.research.observer import Observer
 from eights.rules import load_preset
 from tests.extras import missing
 

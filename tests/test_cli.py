@@ -6,16 +6,18 @@ import json
 import re
 from pathlib import Path
 
+import click
 import pytest
 from typer.testing import CliRunner
 
 from eights.cards import Card
 from eights.cli import app
-from eights.describe import describe_text
 from eights.engine.events import RoundOver
 from eights.record import GameRecord
 from eights.rules import PRESETS, load_preset, load_rules
-from eights.simulate import game_seed, play_game
+from eights.rules.describe import describe_text
+from eights.seeds import game_seed
+from eights.simulate import play_game
 
 runner = CliRunner()
 
@@ -447,7 +449,7 @@ def command_names() -> list[str]:
     import typer.main
 
     group = typer.main.get_command(app)
-    return ["", *sorted(group.commands)]  # type: ignore[attr-defined]
+    return ["", *sorted(group.list_commands(click.Context(group)))]  # type: ignore[attr-defined]
 
 
 def test_every_command_is_checked_for_clean_help():
@@ -526,7 +528,7 @@ def test_the_progress_bar_shows_time_left_when_each_game_takes_longer_than_rich_
     # Rich's own estimate reads only the last 30 s of progress: with games of 40 s it never shows a figure.
     from rich.progress import Progress, TimeRemainingColumn
 
-    from eights.cli_common import _time_left_column
+    from eights.cli.common import _time_left_column
 
     now = [0.0]
     progress = Progress(get_time=lambda: now[0])
@@ -540,7 +542,7 @@ def test_the_progress_bar_shows_time_left_when_each_game_takes_longer_than_rich_
 
 
 def test_time_left_words():
-    from eights.cli_common import time_left
+    from eights.cli.common import time_left
 
     assert time_left(None, 0, 10) == "time left: after the first one"
     assert time_left(10.0, 2, 10) == "about 0:40 left"
@@ -552,7 +554,7 @@ def test_the_progress_bar_goes_to_a_terminal_and_counts_with_time_left():
 
     from rich.console import Console
 
-    from eights.cli_common import progress_bar
+    from eights.cli.common import progress_bar
 
     screen = io.StringIO()
     terminal = Console(file=screen, force_terminal=True, width=100)

@@ -9,9 +9,10 @@ import random
 import pytest
 
 from eights.cards import CARD_COUNT, Card
-from eights.encoding import ActionSpace, encode, match_rewards, observation_layout, observation_size
 from eights.engine import Game, view
 from eights.engine.actions import BURY, CHOOSE, PLAY, Play
+from eights.research.encoding import ActionSpace, encode, observation_layout, observation_size
+from eights.research.observer import match_rewards
 from eights.rules import PRESETS, RuleSet, load_preset
 
 

@@ -9,8 +9,8 @@ import warnings
 import pytest
 
 from eights.bots.spec import BotSpecError
-from eights.encoding import ActionSpace, encode
 from eights.engine import view
+from eights.research.encoding import ActionSpace, encode
 from eights.rules import load_preset
 from tests.extras import need
 
@@ -19,7 +19,7 @@ np = need("numpy", "research")
 
 from gymnasium.utils.env_checker import check_env  # noqa: E402
 
-from eights.gymnasium import ENV_ID, SingleSeatEnv  # noqa: E402
+from eights.research.gymnasium import ENV_ID, SingleSeatEnv  # noqa: E402
 
 
 def test_gymnasium_check_env_passes() -> None:

@@ -8,6 +8,7 @@ import itertools
 import re
 from typing import Any
 
+import click
 import pytest
 import typer
 from typer.testing import CliRunner
@@ -23,9 +24,12 @@ def commands() -> list[list[str]]:
     found: list[list[str]] = [[]]
 
     def walk(command: Any, path: list[str]) -> None:
-        for name, sub in getattr(command, "commands", {}).items():
+        if not hasattr(command, "list_commands"):
+            return
+        context = click.Context(command)
+        for name in command.list_commands(context):  # (the commands are imported as they are asked for)
             found.append([*path, name])
-            walk(sub, [*path, name])
+            walk(command.get_command(context, name), [*path, name])
 
     walk(root, [])
     return found
@@ -90,7 +94,7 @@ def test_the_same_option_has_the_same_short_flag_everywhere() -> None:
     for path in commands():
         command: Any = root
         for name in path:
-            command = command.commands[name]
+            command = command.get_command(click.Context(command), name)
         for param in command.params:
             longs = [o for o in param.opts if o.startswith("--")]
             short = [o for o in param.opts if not o.startswith("--")]

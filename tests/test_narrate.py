@@ -21,7 +21,10 @@ from eights.cards import Card
 from eights.engine import DRAW, Game, Play, parse_action, view
 from eights.rules import load_preset
 from eights.rules.ruleset import PRESETS
-from eights.table.narrate import Line, Narrator, action_words, prompt_words
+from eights.table.lines import Line
+from eights.table.narrator import Narrator
+from eights.table.phrases import action_words
+from eights.table.prompts import prompt_words
 from eights.table.session import HUMAN, YOU, PlayConfig, Session, build_config
 from eights.tui.app import EightsApp
 from eights.tui.plain import run_plain

@@ -8,16 +8,17 @@ import random
 import pytest
 
 from eights.bots.spec import BotSpecError, research_bot
-from eights.encoding import ActionSpace, encode, match_rewards
 from eights.engine import Game, view
+from eights.research.encoding import ActionSpace, encode
+from eights.research.observer import match_rewards
 from eights.rules import PRESETS, load_preset
 from tests.extras import need
 
 pyspiel = need("pyspiel", "research")
 np = need("numpy", "research")
 
-import eights.openspiel  # noqa: E402  (registers python_eights)
-from eights.openspiel import SEED_BYTES, EightsState, LevelBot, crazy_eights_action  # noqa: E402
+import eights.research.openspiel  # noqa: E402  (registers python_eights)
+from eights.research.openspiel import SEED_BYTES, EightsState, LevelBot, crazy_eights_action  # noqa: E402
 
 
 def load(preset: str, players: int, options: str = "") -> object:
@@ -105,7 +106,7 @@ def test_public_observer_sees_no_hand_and_strings_tell_the_seat_s_past() -> None
     public = pyspiel.IIGObservationType(
         perfect_recall=False, public_info=True, private_info=pyspiel.PrivateInfoType.NONE
     )
-    observer = eights.openspiel.EightsObserver(public, 2)
+    observer = eights.research.openspiel.EightsObserver(public, 2)
     observer.set_from(state, 0)
     assert not observer.dict["hand"].any()
     assert state.observation_tensor(0)[:54] != [0.0] * 54
@@ -147,10 +148,10 @@ def test_openspiel_ismcts_and_mcts_play_it() -> None:
 
 def test_options_load_from_a_dict_and_from_the_game_s_own_string() -> None:
     game = load("derange", 4, "packs=2;rounds=3,2;short_rounds=false")
-    assert isinstance(game, eights.openspiel.EightsGame)
+    assert isinstance(game, eights.research.openspiel.EightsGame)
     assert game.rules == load_preset("derange").with_options(["packs=2", "rounds=3,2", "short_rounds=false"])
     again = pyspiel.load_game(str(game))
-    assert isinstance(again, eights.openspiel.EightsGame) and again.rules == game.rules
+    assert isinstance(again, eights.research.openspiel.EightsGame) and again.rules == game.rules
     with pytest.raises(Exception, match="is not KEY=VALUE"):
         load("derange", 4, "packs")
 

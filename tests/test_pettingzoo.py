@@ -9,8 +9,9 @@ import pytest
 
 from eights.bots import ISMCTSBot
 from eights.bots.spec import ITERATIONS, BotSpecError, research_bot
-from eights.encoding import encode, match_rewards
 from eights.engine import Game, view
+from eights.research.encoding import encode
+from eights.research.observer import match_rewards
 from eights.rules import PRESETS, RulesError, load_preset
 from tests.extras import need
 
@@ -19,7 +20,7 @@ np = need("numpy", "research")
 
 from pettingzoo.test import api_test, seed_test  # noqa: E402
 
-from eights.pettingzoo import Observation, Policy, env, evaluate, random_policy, raw_env  # noqa: E402
+from eights.research.pettingzoo import Observation, Policy, env, evaluate, random_policy, raw_env  # noqa: E402
 
 
 def seatings() -> list[tuple[str, int]]:

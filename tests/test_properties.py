@@ -20,12 +20,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from eights.cards import ALL_CARDS
-from eights.encoding import ActionSpace, Observer, encode
 from eights.engine import DRAW, PASS, Action, Game, LiveViews, NameSuit, Play, redact, view
 from eights.engine.actions import BURY, CHOOSE
 from eights.engine.errors import IllegalAction, NotYourTurn
 from eights.engine.events import CardsDrawn, CardsSwapped, Event, RoundOver, RoundStarted, SuicideKing
 from eights.engine.game import FIELDS
+from eights.research.encoding import ActionSpace, encode
+from eights.research.observer import Observer
 from eights.rules import RulesError, RuleSet, load_preset
 
 # (preset, options): every option that changes play, kept to games short enough to check at every action.

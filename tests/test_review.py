@@ -17,8 +17,10 @@ from eights.engine import DRAW, Play, parse_action, view
 from eights.record import GameRecord
 from eights.review import ReviewSettings, Task, decisions_of, review_decision, review_match
 from eights.store import Store, database_url
-from eights.store.matches import MatchSummary, Reviews
+from eights.store.matches import MatchSummary
+from eights.store.reviews import Reviews
 from eights.table import HUMAN, build_config
+from eights.table.saved import start_saved
 from tests.scripting import scripted
 
 QUICK = ReviewSettings(deals=12, iterations=200)
@@ -98,7 +100,7 @@ def saved(tmp_path: Path) -> str:
     """A database with a finished match (seat 0 a person) and an unfinished one."""
     db = str(tmp_path / "review.db")
     store = Store(database_url(db))
-    session = store.start(build_config("classic", players=2, bots="normal", humans=1, seed=5))
+    session = start_saved(store, build_config("classic", players=2, bots="normal", humans=1, seed=5))
     rng = random.Random(2)
     while not session.game.is_over:
         seat = session.game.to_act
@@ -107,7 +109,7 @@ def saved(tmp_path: Path) -> str:
             session.play(legal[rng.randrange(len(legal))], seat)
         else:
             session.bot_move()
-    unfinished = store.start(build_config("classic", players=2, bots="normal", humans=1, seed=6))
+    unfinished = start_saved(store, build_config("classic", players=2, bots="normal", humans=1, seed=6))
     assert unfinished.log is not None
     store.close()
     return db

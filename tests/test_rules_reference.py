@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from eights.describe import REFERENCE, describe, describe_text, heading
 from eights.rules import PRESETS, RulesError, RuleSet, load_preset, option_names
+from eights.rules.describe import REFERENCE, describe, describe_text, heading
 
 ROOT = Path(__file__).resolve().parent.parent
 RULES_MD = ROOT / "docs" / "rules.md"

@@ -18,7 +18,8 @@ from pathlib import Path
 from eights.engine import view
 from eights.store import Store, database_url
 from eights.table import Session, build_config
-from eights.table.narrate import state_lines
+from eights.table.prompts import state_lines
+from eights.table.saved import resume_saved, start_saved
 
 ROOT = Path(__file__).resolve().parent.parent
 #: How long a child process may take to print what a test waits for (a bound, not a timing).
@@ -125,7 +126,7 @@ def test_sigkill_mid_round_then_resume_restores_every_seats_view(tmp_path: Path)
     expected = expected_after(TABLE, 3)
     assert expected.game.round_index == 0  # killed mid-round: the first of fifteen
     store = Store(database_url(str(db)))
-    resumed = store.resume(store.last_unfinished())  # type: ignore[arg-type]
+    resumed = resume_saved(store, store.last_unfinished())  # type: ignore[arg-type]
     store.close()
     for seat in (None, 0, 1, 2):
         assert view(resumed.game, seat) == view(expected.game, seat)
@@ -159,7 +160,7 @@ def test_history_and_stats_json_report_what_was_played(tmp_path: Path) -> None:
     outcomes = []
     store = Store(database_url(str(db)))
     for seed in (1, 2, 3):
-        session = store.start(build_config("race", players=3, humans=1, bots="easy", seed=seed, names="Ann"))
+        session = start_saved(store, build_config("race", players=3, humans=1, bots="easy", seed=seed, names="Ann"))
         while not session.game.is_over:
             seat = session.game.to_act
             if session.is_human(seat):
@@ -223,7 +224,7 @@ def test_the_table_layer_imports_no_front_end_or_database() -> None:
         "        if name.split('.')[0] in blocked:\n"
         "            raise ImportError(f'{name} is blocked')\n"
         "sys.meta_path.insert(0, Block())\n"
-        "import eights.table, eights.table.narrate, eights.table.session\n"
+        "import eights.table, eights.table.narrator, eights.table.session\n"
         "print('ok')\n"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False, cwd=ROOT)

@@ -2,7 +2,7 @@
 random sequences of changes (entries, edits, deletes, undo, finishing early):
 
 (1) each total is the sum of the entered rounds' points, and each round's totals are running sums;
-(2) a round of cards scores exactly as ``eights.match.round_points`` scores those hands;
+(2) a round of cards scores exactly as ``eights.rules.scoring.round_points`` scores those hands;
 (3) ``to_dict`` / ``from_dict`` through JSON gives an equal sheet, with the same totals and CSV;
 (4) a refused change leaves the sheet unchanged, and undo returns to the sheet before the change;
 and, against the engine itself: (5) a sheet fed the hands of a played game keeps the engine's
@@ -22,8 +22,8 @@ from hypothesis import strategies as st
 from eights.cards import ALL_CARDS, format_cards
 from eights.engine import Game
 from eights.engine.events import GameOver, RoundOver, RoundStarted
-from eights.match import hand_value, round_points
 from eights.rules import RulesError, RuleSet, load_preset
+from eights.rules.scoring import hand_value, round_points
 from eights.scorecard import MatchOverError, Sheet, SheetError, to_csv
 
 CONFIGS: list[tuple[str, tuple[str, ...]]] = [

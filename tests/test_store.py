@@ -14,10 +14,11 @@ from sqlalchemy import text
 
 from eights.engine import view
 from eights.rules import PRESETS
-from eights.store import Store, StoreError, database_url, matches, writer
+from eights.store import Store, StoreError, database_url, recorder, writer
 from eights.store import db as store_db
 from eights.store.writer import Batch, Writer
-from eights.table import PlayConfig, Session, UsageError, build_config
+from eights.table import PlayConfig, RestoreError, Session, UsageError, build_config
+from eights.table.saved import last_setup, remember_setup, resume_saved, start_saved
 
 
 def play_out(session: Session, stop_after: int | None = None) -> None:
@@ -38,7 +39,7 @@ def views(session: Session) -> list[object]:
 
 def test_every_action_is_saved_as_it_is_applied(store: Store) -> None:
     """With a person at the table, each action is committed before the next is applied."""
-    session = store.start(build_config("derange", players=3, bots="easy", humans=1, seed=4))
+    session = start_saved(store, build_config("derange", players=3, bots="easy", humans=1, seed=4))
     for done in range(1, 41):
         play_out(session, stop_after=1)
         record = store.record(session.log.match_id)  # type: ignore[union-attr]
@@ -50,18 +51,18 @@ def test_a_computer_only_match_commits_its_actions_in_groups(store: Store, monke
     """No person at the table: actions (and the rounds they end) are committed together every
     GROUP_SECONDS, at the match's end and when the store closes; what is committed always replays."""
     clock = [0.0]
-    monkeypatch.setattr(matches.time, "monotonic", lambda: clock[0])
-    session = store.start(build_config("derange", players=3, bots="easy", humans=0, seed=4))
+    monkeypatch.setattr(recorder.time, "monotonic", lambda: clock[0])
+    session = start_saved(store, build_config("derange", players=3, bots="easy", humans=0, seed=4))
     match_id = session.log.match_id  # type: ignore[union-attr]
     play_out(session, stop_after=5)
     assert store.record(match_id).actions == (), "held back: it came faster than GROUP_SECONDS"
-    clock[0] += matches.GROUP_SECONDS
+    clock[0] += recorder.GROUP_SECONDS
     play_out(session, stop_after=1)
     assert len(store.record(match_id).actions) == 6, "the clock ran: all six committed together"
     while session.game.round_index < 2:
         play_out(session, stop_after=1)
     assert len(store.record(match_id).actions) == 6 and store.summary(match_id).rounds == 0
-    clock[0] += matches.GROUP_SECONDS
+    clock[0] += recorder.GROUP_SECONDS
     play_out(session, stop_after=1)
     saved = store.record(match_id)
     assert saved.actions == tuple(str(a) for a in session.game.actions)
@@ -73,7 +74,7 @@ def test_a_computer_only_match_commits_its_actions_in_groups(store: Store, monke
     reopened = Store(url)
     try:
         assert reopened.record(match_id).actions == tuple(str(a) for a in session.game.actions)
-        resumed = reopened.resume(match_id)
+        resumed = resume_saved(reopened, match_id)
         play_out(resumed)
         assert reopened.summary(match_id).finished, "the match's end is committed at once"
     finally:
@@ -86,17 +87,17 @@ def test_the_writer_commits_several_matches_and_batches_in_one_transaction(
     """What the writer's thread holds when it commits (new matches, several batches of one match,
     rounds and results) goes in one transaction, and every match is saved whole."""
     clock = [0.0]
-    monkeypatch.setattr(matches.time, "monotonic", lambda: clock[0])
+    monkeypatch.setattr(recorder.time, "monotonic", lambda: clock[0])
     handed: list[Batch] = []
     monkeypatch.setattr(store.writer, "submit", handed.append)
     sessions = [
-        store.start(build_config(preset, players=3, bots="easy", humans=0, seed=seed))
+        start_saved(store, build_config(preset, players=3, bots="easy", humans=0, seed=seed))
         for seed, preset in enumerate(("classic", "derange", "baby-eating"))
     ]
     for session in sessions:
         while not session.game.is_over:
             play_out(session, stop_after=7)
-            clock[0] += matches.GROUP_SECONDS  # the next action hands these seven over
+            clock[0] += recorder.GROUP_SECONDS  # the next action hands these seven over
     assert len(handed) > 2 * len(sessions), "several batches of each match"
     store.writer.write(handed)
     for session in sessions:
@@ -115,13 +116,13 @@ def test_the_writers_queue_is_bounded_and_a_match_waits_for_room_in_it(
     """A database slower than play: past ``limit`` batches waiting, the match handing one more over waits
     for the writer's thread (back-pressure), and nothing is lost."""
     clock = [0.0]
-    monkeypatch.setattr(matches.time, "monotonic", lambda: clock[0])
+    monkeypatch.setattr(recorder.time, "monotonic", lambda: clock[0])
     handed: list[Batch] = []
     monkeypatch.setattr(store.writer, "submit", handed.append)
-    session = store.start(build_config("classic", players=2, bots="easy", humans=0, seed=3))
+    session = start_saved(store, build_config("classic", players=2, bots="easy", humans=0, seed=3))
     while not session.game.is_over:
         play_out(session, stop_after=1)
-        clock[0] += matches.GROUP_SECONDS
+        clock[0] += recorder.GROUP_SECONDS
     monkeypatch.undo()
     assert len(handed) > 4
     held = store.writer
@@ -149,13 +150,13 @@ def test_one_match_failing_in_the_writers_commit_costs_the_others_nothing(
     """A match played on elsewhere fails in the writer's thread: the other matches of that commit are
     saved, and the failed one says so at its next action."""
     clock = [0.0]
-    monkeypatch.setattr(matches.time, "monotonic", lambda: clock[0])
+    monkeypatch.setattr(recorder.time, "monotonic", lambda: clock[0])
     handed: list[Batch] = []
     monkeypatch.setattr(store.writer, "submit", handed.append)
-    taken = store.start(build_config("derange", players=3, bots="easy", humans=0, seed=1))
-    other = store.start(build_config("classic", players=3, bots="easy", humans=0, seed=2))
+    taken = start_saved(store, build_config("derange", players=3, bots="easy", humans=0, seed=1))
+    other = start_saved(store, build_config("classic", players=3, bots="easy", humans=0, seed=2))
     play_out(taken, stop_after=5)
-    clock[0] += matches.GROUP_SECONDS
+    clock[0] += recorder.GROUP_SECONDS
     play_out(taken, stop_after=1)
     store.writer.write(handed)
     handed.clear()
@@ -166,7 +167,7 @@ def test_one_match_failing_in_the_writers_commit_costs_the_others_nothing(
             {"match": match_id, "number": len(taken.game.actions) + 1},
         )
     play_out(taken, stop_after=3)
-    clock[0] += matches.GROUP_SECONDS
+    clock[0] += recorder.GROUP_SECONDS
     play_out(taken, stop_after=1)
     play_out(other)
     assert {batch.slot for batch in handed} == {taken.log.slot, other.log.slot}  # type: ignore[union-attr]
@@ -186,11 +187,11 @@ def test_a_value_the_database_refuses_fails_its_match_in_words_and_the_writer_go
     with pytest.raises(UsageError, match=r"seed: 18446744073709551616 is too large to save with the match"):
         build_config("classic", players=2, bots="easy", humans=0, seed=2**64)
     config = replace(build_config("classic", players=2, bots="easy", humans=0), seed=2**64)
-    broken = store.start(config)
+    broken = start_saved(store, config)
     play_out(broken)
     with pytest.raises(StoreError, match=r"^the database .* failed: "):
         broken.log.match_id  # type: ignore[union-attr]  # noqa: B018
-    fine = store.start(build_config("classic", players=2, bots="easy", humans=0, seed=3))
+    fine = start_saved(store, build_config("classic", players=2, bots="easy", humans=0, seed=3))
     play_out(fine)
     assert store.summary(fine.log.match_id).finished  # type: ignore[union-attr]
     assert [m.id for m in store.matches()] == [fine.log.match_id]  # type: ignore[union-attr]
@@ -203,7 +204,7 @@ def test_a_connection_lost_after_its_commit_does_not_save_a_match_twice(
     does not write it again on a new connection (it cannot tell it apart from another eights'
     rows); the match stops being saved and says so."""
     store = Store(database_url(str(tmp_path / "lost.db")))
-    store.start(build_config("classic", players=2, bots="easy", humans=1, seed=3))  # the writer's connection
+    start_saved(store, build_config("classic", players=2, bots="easy", humans=1, seed=3))  # the writer's connection
     committed = writer.SqliteStatements.transaction
     lose = [1]
 
@@ -216,7 +217,7 @@ def test_a_connection_lost_after_its_commit_does_not_save_a_match_twice(
         return made
 
     monkeypatch.setattr(writer.SqliteStatements, "transaction", committed_then_lost)
-    session = store.start(build_config("derange", players=3, bots="easy", humans=0, seed=4))
+    session = start_saved(store, build_config("derange", players=3, bots="easy", humans=0, seed=4))
     play_out(session)
     store.writer.settle()
     assert [m.variant for m in store.matches()] == ["derange", "classic"], "the computers' match once"
@@ -226,10 +227,10 @@ def test_a_connection_lost_after_its_commit_does_not_save_a_match_twice(
 
 def test_a_match_taken_up_again_is_the_same_for_every_seat(store: Store) -> None:
     config = build_config("baby-eating", players=4, bots="normal", humans=1, seed=11)
-    session = store.start(config)
+    session = start_saved(store, config)
     play_out(session, stop_after=25)
     match_id = store.last_unfinished()
-    resumed = store.resume(match_id)  # type: ignore[arg-type]
+    resumed = resume_saved(store, match_id)  # type: ignore[arg-type]
     assert views(resumed) == views(session)
     assert resumed.names == session.names and resumed.config.seats == session.config.seats
     # Both go on alike, and the resumed one keeps saving (the first, no longer).
@@ -242,7 +243,7 @@ def test_a_match_taken_up_again_is_the_same_for_every_seat(store: Store) -> None
 
 @pytest.mark.parametrize("preset", PRESETS)
 def test_finished_matches_replay_from_the_store_in_every_preset(store: Store, preset: str) -> None:
-    session = store.start(build_config(preset, players=4, bots="easy", humans=0, seed=2))
+    session = start_saved(store, build_config(preset, players=4, bots="easy", humans=0, seed=2))
     play_out(session)
     (summary,) = store.matches()
     assert summary.finished and summary.variant == preset
@@ -256,10 +257,10 @@ def test_history_and_stats_figures_match_the_matches_played(store: Store) -> Non
     games = []
     for seed in range(4):
         config = build_config("classic", players=2, bots="easy", humans=1, seed=seed, names="Ann")
-        session = store.start(config)
+        session = start_saved(store, config)
         play_out(session)
         games.append(session.game)
-    unfinished = store.start(build_config("classic", players=2, bots="easy", humans=1, seed=9, names="Ann"))
+    unfinished = start_saved(store, build_config("classic", players=2, bots="easy", humans=1, seed=9, names="Ann"))
     play_out(unfinished, stop_after=3)
 
     listed = store.matches()
@@ -279,30 +280,30 @@ def test_history_and_stats_figures_match_the_matches_played(store: Store) -> Non
 
 def test_names_and_the_last_new_game_are_remembered(store: Store) -> None:
     config = build_config("race", players=3, bots="hard@200,easy", names="Zoë", speed=4)
-    store.remember_setup(config)
+    remember_setup(store, config)
     assert store.people() == ("Zoë",)
-    last = store.last_setup()
+    last = last_setup(store)
     assert last is not None and last.seats == config.seats and last.rules == config.rules and last.speed == 4
     assert last.seed is None
 
 
 def test_a_match_played_on_in_two_places_is_refused_in_the_second(store: Store) -> None:
-    session = store.start(build_config("classic", players=2, bots="easy", humans=1, seed=3))
+    session = start_saved(store, build_config("classic", players=2, bots="easy", humans=1, seed=3))
     play_out(session, stop_after=2)
-    twin = store.resume(session.log.match_id)  # type: ignore[union-attr]
+    twin = resume_saved(store, session.log.match_id)  # type: ignore[union-attr]
     play_out(session, stop_after=1)
     with pytest.raises(StoreError, match=r"match \d+ was played on elsewhere .* this one is no longer saved"):
         play_out(twin, stop_after=1)
 
 
 def test_a_record_that_no_longer_replays_is_reported(store: Store) -> None:
-    session = store.start(build_config("classic", players=2, bots="easy", humans=1, seed=3))
+    session = start_saved(store, build_config("classic", players=2, bots="easy", humans=1, seed=3))
     play_out(session, stop_after=6)
     match_id = session.log.match_id  # type: ignore[union-attr]
     with store.engine.begin() as connection:
         connection.execute(text("UPDATE actions SET action = 'JK' WHERE match_id = :m AND number = 2"), {"m": match_id})
-    with pytest.raises(StoreError, match=r"match \d+ .*cannot be taken up: action 2 \('JK'\) does not replay"):
-        store.resume(match_id)
+    with pytest.raises(RestoreError, match=r"match \d+ .*cannot be taken up: action 2 \('JK'\) does not replay"):
+        resume_saved(store, match_id)
     assert [m.id for m in store.matches()] == [match_id]  # still listed, not dropped
 
 
@@ -336,7 +337,7 @@ def test_a_read_only_database_gets_a_clear_error(tmp_path: Path, monkeypatch: py
     url = database_url(f"sqlite:///file:{path}?mode=ro&uri=true")
     store = Store(url)
     with pytest.raises(StoreError, match="it is read-only; make the file and its folder writable"):
-        session = store.start(build_config("classic", players=2, bots="easy", humans=people, seed=1))
+        session = start_saved(store, build_config("classic", players=2, bots="easy", humans=people, seed=1))
         play_out(session)
         store.close()
     if people:
@@ -354,7 +355,7 @@ def test_a_locked_database_gets_a_clear_error(tmp_path: Path, monkeypatch: pytes
     holder.execute("BEGIN EXCLUSIVE")
     try:
         with pytest.raises(StoreError, match="is locked by another program"):
-            session = store.start(build_config("classic", players=2, bots="easy", humans=people, seed=1))
+            session = start_saved(store, build_config("classic", players=2, bots="easy", humans=people, seed=1))
             play_out(session)
             store.close()
     finally:

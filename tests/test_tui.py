@@ -20,12 +20,14 @@ from typer.testing import CliRunner
 
 from eights.bots import Hint
 from eights.cards import Card, Suit
+from eights.cli.play import play_command
 from eights.engine import Action, Draw, Game, Pass, Play, View
 from eights.engine.events import CardBuried, CardPlayed, CardsDrawn, CardsSwapped, JackDropped, SuitNamed
 from eights.rules import load_preset
-from eights.table.narrate import event_words, fix_you, hint_words, parse_move, pretty_cards
+from eights.table.phrases import event_words, fix_you, hint_words, pretty_cards
+from eights.table.prompts import parse_move
+from eights.table.saved import start_saved
 from eights.table.session import HUMAN, PlayConfig, Session, UsageError, build_config
-from eights.tui import play_command
 from eights.tui.app import EightsApp
 from eights.tui.plain import MIN_WIDTH, PlainGame, line_width, run_plain, wrapped
 from eights.tui.screens.dialogs import BuryDialog, ChoiceDialog, JackDialog, PlayerDialog, SuitDialog
@@ -981,7 +983,7 @@ def test_new_game_screen_continues_the_saved_match(tmp_path):
 
     store = Store(database_url(str(tmp_path / "m.db")))
     config = build_config("race", players=3, bots="easy", seed=21, speed=INSTANT)
-    saved = store.start(config)
+    saved = start_saved(store, config)
     while len(saved.game.actions) < 12:
         seat = saved.game.to_act
         saved.play(saved.view(seat).legal[0], seat) if saved.is_human(seat) else saved.bot_move()
@@ -1013,8 +1015,8 @@ def test_continue_offers_every_unfinished_match_and_its_words_wrap(tmp_path):
 
     store = Store(database_url(str(tmp_path / "m.db")))
     names = "Annabelle Longname"
-    older = store.start(build_config("race", players=4, bots="easy", seed=5, speed=INSTANT, names=names))
-    store.start(build_config("classic", players=4, bots="easy", seed=6, speed=INSTANT, names=names))
+    older = start_saved(store, build_config("race", players=4, bots="easy", seed=5, speed=INSTANT, names=names))
+    start_saved(store, build_config("classic", players=4, bots="easy", seed=6, speed=INSTANT, names=names))
     store.writer.settle()
     app = EightsApp(defaults=older.config, store=store)
 
@@ -1034,7 +1036,7 @@ def test_continue_offers_every_unfinished_match_and_its_words_wrap(tmp_path):
     store.close()
 
     store = Store(database_url(str(tmp_path / "one.db")))
-    store.start(build_config("race", players=4, bots="hard@20", seed=5, speed=INSTANT, names=names))
+    start_saved(store, build_config("race", players=4, bots="hard@20", seed=5, speed=INSTANT, names=names))
     store.writer.settle()
     app = EightsApp(defaults=older.config, store=store)
 

@@ -20,8 +20,8 @@ from starlette.websockets import WebSocketDisconnect
 
 from eights.engine import view
 from eights.store import Store, database_url
-from eights.web.app import CLOSE_FLOOD, create_app
-from eights.web.protocol import MAX_FRAME
+from eights.web.app import create_app
+from eights.web.protocol import CLOSE_FLOOD, MAX_FRAME
 from eights.web.settings import Limits, Settings
 from tests.moves import first_move
 

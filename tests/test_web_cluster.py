@@ -22,8 +22,8 @@ from typing import Any
 import pytest
 from websockets.exceptions import ConnectionClosed
 
+from eights.cluster.leases import Cluster
 from eights.store import Store, database_url
-from eights.web.cluster import Cluster
 from eights.web.protocol import CLOSE_MOVED, parse
 from eights.web.rooms import EPOCH, Connection, Hub
 from tests.browser import PATIENCE, Browser, LiveServer, play, post, saved_moves
@@ -291,11 +291,11 @@ def test_a_message_for_an_owner_that_does_not_listen_sends_the_browser_to_start_
 
         try:
             browser = Connection(keep, close=closed.append, relay=Relay("elsewhere", "ABCDEFGHJ", "c1"))
-            hub.relayed["c1"] = browser
+            hub.relays.relayed["c1"] = browser
             move = json.dumps({"type": "act", "version": 7, "action": "draw"})
             await hub.receive(browser, parse(move))
             assert closed == [CLOSE_MOVED]
-            assert browser.relay is None and "c1" not in hub.relayed
+            assert browser.relay is None and "c1" not in hub.relays.relayed
         finally:
             await hub.close()
             store.close()
@@ -376,14 +376,16 @@ def test_a_relayed_browser_its_owner_let_go_is_sent_to_start_again_at_its_next_p
             ann = Connection(keep, close=closed.append)
             await relay.receive(ann, parse(json.dumps({"type": "hello", "room": room.code, "token": token})))
             await until(lambda: any(m["type"] == "state" for m in got))
-            assert relay.cluster is not None and owner.remote
+            assert relay.cluster is not None and owner.relays.remote
             listening = relay.cluster._tasks[0]
             listening.cancel()  # the relay stops listening for a moment
             with contextlib.suppress(asyncio.CancelledError):
                 await listening
-            await owner.broadcast(room)  # a state the relay does not hear: the owner lets the browser go
-            await until(lambda: not owner.remote)
-            relay.cluster._tasks[0] = asyncio.get_running_loop().create_task(relay.cluster._listen(relay.on_envelope))
+            await room.broadcast()  # a state the relay does not hear: the owner lets the browser go
+            await until(lambda: not owner.relays.remote)
+            assert relay.relays is not None
+            listen = relay.cluster._listen(relay.relays.on_envelope)
+            relay.cluster._tasks[0] = asyncio.get_running_loop().create_task(listen)
             await until_listening(relay)
             assert closed == []
             await relay.receive(ann, parse(json.dumps({"type": "ping"})))
@@ -421,11 +423,11 @@ def test_a_paused_redis_does_not_hold_the_broadcast_to_the_owners_own_browsers(
             await owner.receive(ann, parse(json.dumps({"type": "hello", "room": room.code, "token": token})))
             for _ in range(3):  # three spectators through the other instance
                 await relay.receive(Connection(watch), parse(json.dumps({"type": "hello", "room": room.code})))
-            await until(lambda: len(owner.remote) == 3)
+            await until(lambda: len(owner.relays.remote) == 3)
             os.kill(redis_server.process.pid, signal.SIGSTOP)
             paused = True
             before = len(got)
-            broadcast = asyncio.get_running_loop().create_task(owner.broadcast(room))
+            broadcast = asyncio.get_running_loop().create_task(room.broadcast())
             for _ in range(20):
                 await asyncio.sleep(0)
             assert broadcast.done(), "the broadcast waited for Redis"

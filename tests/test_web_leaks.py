@@ -17,7 +17,7 @@ from eights.cards import Card
 from eights.engine import Game, parse_action, redact, view
 from eights.rules import PRESETS
 from eights.store import Store, database_url
-from eights.table.narrate import COMBO_AGAIN, COMBO_WORDS
+from eights.table.phrases import COMBO_AGAIN, COMBO_WORDS
 from eights.web.protocol import Act, Hello
 from eights.web.reviews import Reviewer
 from eights.web.rooms import Connection, Hub

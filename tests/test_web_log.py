@@ -20,12 +20,13 @@ from starlette.testclient import WebSocketTestSession
 from eights.engine.events import Event
 from eights.store import Store, database_url
 from eights.table import Session
-from eights.table.narrate import Line, Narrator
-from eights.web import rooms
+from eights.table.lines import Line
+from eights.table.narrator import Narrator
 from eights.web.app import create_app
 from eights.web.outbox import Outbox, Tally
 from eights.web.protocol import Hello, Rematch
 from eights.web.rooms import LOG_BACKLOG, Connection, Hub
+from eights.web.rooms import room as rooms
 from eights.web.settings import Limits, Settings
 from eights.web.tableview import table_json
 from tests.moves import moves
@@ -128,7 +129,7 @@ def test_a_hello_at_a_long_match_narrates_nothing_again(tmp_path: Path, monkeypa
             seat = session.game.to_act
             legal = session.view(seat).legal
             session.play(legal[rng.randrange(len(legal))], seat)
-            await hub.broadcast(room)
+            await room.broadcast()
         events = len(session.game.log or [])
 
         async def hello(token: str | None) -> dict[str, Any]:
@@ -217,7 +218,7 @@ def test_a_slow_readers_log_stays_exact_though_its_states_are_replaced(tmp_path:
             seat = session.game.to_act
             legal = session.view(seat).legal
             session.play(legal[rng.randrange(len(legal))], seat)
-            await hub.broadcast(room)
+            await room.broadcast()
             if move == 500:
                 await hub.receive(watcher, Hello(type="hello", room=room.code, token=None))  # said again
             await read("eager")
@@ -265,7 +266,7 @@ def test_a_broadcast_makes_each_seats_table_once(tmp_path: Path, monkeypatch: py
             await hub.receive(Connection(send), Hello(type="hello", room=room.code, token=None))
         made.clear()
         got.clear()
-        await hub.broadcast(room)
+        await room.broadcast()
         assert sorted(made, key=str) == [0, None]
         assert len([m for m in got if m["type"] == "state"]) == 21
         await hub.close()

@@ -15,7 +15,7 @@ from eights.cards import Card
 from eights.engine import DRAW, Play
 from eights.rules import load_preset
 from eights.table import HUMAN, PlayConfig, Session
-from eights.table.narrate import action_words
+from eights.table.phrases import action_words
 from eights.web.tableview import stacks, table_json
 from tests.moves import moves
 from tests.scripting import scripted

@@ -23,7 +23,7 @@ from websockets.sync.client import connect
 
 from eights.record import GameRecord
 from eights.store import Store, database_url
-from eights.store.matches import Reviews
+from eights.store.reviews import Reviews
 from eights.web.app import create_app
 from eights.web.settings import Limits, Settings
 from tests.browser import PATIENCE

@@ -79,19 +79,19 @@ def test_an_away_player_is_stood_in_for_only_after_the_limit_on_their_own_turns(
         # Bob leaves while Ann plays: a long think of Ann's does not count against him.
         await to_turn(hub, room, 0, {1: bob})
         await hub.disconnect(bob)
-        assert hub.state(room, ann)["room"]["away_left"] is None  # away, but not the one to act
+        assert room.state(ann)["room"]["away_left"] is None  # away, but not the one to act
         clock.now += 500
         await to_turn(hub, room, 1, {0: ann})
         await asyncio.sleep(1.2)
         assert not room.seats[1].stand_in and session.game.to_act == 1
         # the state says how long is left: none of his time went while Ann played
-        assert hub.state(room, ann)["room"]["away_left"] == 5.0
+        assert room.state(ann)["room"]["away_left"] == 5.0
 
         # On his own turn the countdown runs: at 3 of 5 seconds nothing; past 5 a computer plays for him.
         clock.now += 3
         await asyncio.sleep(1.2)
         assert not room.seats[1].stand_in and session.game.to_act == 1
-        assert hub.state(room, ann)["room"]["away_left"] == 2.0
+        assert room.state(ann)["room"]["away_left"] == 2.0
         clock.now += 3
         await settle(lambda: session.game.to_act != 1)
         assert room.seats[1].stand_in

@@ -16,7 +16,7 @@ from sqlalchemy.orm import Session as DbSession
 from eights.bots import Bot
 from eights.engine import Action, View
 from eights.store import Store, database_url
-from eights.store.matches import now
+from eights.store.db import now
 from eights.store.models import RoomRow
 from eights.web.protocol import Hello, Sit, Start
 from eights.web.rooms import Connection, Hub, RoomError
@@ -42,7 +42,7 @@ def test_unused_rooms_expire_by_phase_and_rooms_in_use_do_not(tmp_path: Path) ->
         clock.now += 101
         assert await hub.sweep() == [lobby.code]
         assert busy.code in hub.rooms and playing.code in hub.rooms
-        assert {r.code for r in hub.saved.all()} == {busy.code, playing.code}
+        assert {r.code for r in hub.keeping.saved.all()} == {busy.code, playing.code}
         clock.now += 1000
         assert await hub.sweep() == [playing.code]
         await hub.close()
@@ -67,7 +67,7 @@ def test_expired_rooms_are_not_restored_and_are_forgotten(tmp_path: Path) -> Non
         assert again.get(new.code).code == new.code and list(again.rooms) == [new.code]
         with pytest.raises(RoomError):
             again.get(old.code)
-        assert [r.code for r in again.saved.all()] == [new.code]
+        assert [r.code for r in again.keeping.saved.all()] == [new.code]
         await again.close()
 
     asyncio.run(main())
@@ -97,7 +97,7 @@ def test_an_away_person_is_timed_by_one_timer_not_a_polling_loop(tmp_path: Path)
         away = session.game.to_act
         leaving = ann if away == 0 else bob
         await hub.disconnect(leaving)
-        await settle(lambda: room.waiting)
+        await settle(lambda: room.runner.waiting)
         assert waits == [600.0]  # one wait for the whole of the away time, not one a second
         clock.now += 601
         await settle(lambda: room.seats[away].stand_in)
@@ -160,7 +160,7 @@ def test_a_rooms_task_that_fails_is_started_again(tmp_path: Path) -> None:
         if session.game.to_act == 0:
             return  # Ann deals first: nothing for the computers to do yet (the seed is random)
         await settle(lambda: session.game.to_act == 0)
-        assert pool.failed and room.restarts
+        assert pool.failed and room.runner.restarts
         await hub.close()
 
     asyncio.run(main())
@@ -193,9 +193,9 @@ def test_a_saved_room_with_a_budget_of_its_own_is_held_to_the_servers(tmp_path: 
         room, _, _ = await hub.create("Ann", "classic", {}, None, ["me", "hard"], start=True)
         session = room.session
         assert session is not None
-        bot = hub._bot_for(room, 1)
+        bot = room.runner.bot_for(1)
         bot.seconds = 99999.0  # type: ignore[attr-defined]  # as a room saved before budgets were capped
-        assert hub._bot_for(room, 1).seconds == 0.5  # type: ignore[attr-defined]
+        assert room.runner.bot_for(1).seconds == 0.5  # type: ignore[attr-defined]
         await hub.close()
 
     asyncio.run(main())

@@ -20,8 +20,7 @@ from sqlalchemy import create_engine, text
 from eights.rules import load_preset
 from eights.scorecard import MAX_ROUNDS, HandError, Sheet
 from eights.store import Store, database_url
-from eights.store.db import _alembic_config
-from eights.store.matches import now
+from eights.store.db import _alembic_config, now
 from eights.store.models import Base
 from eights.store.sheets import NoSuchSheet, NotAllowed, SharedSheet, Sheets, StaleSheet
 from eights.web import scorecard

@@ -24,9 +24,11 @@ from types import ModuleType
 COMPILED = (
     "eights.engine.actions",
     "eights.engine.tables",
+    "eights.engine.phases",
     "eights.engine.game",
     "eights.engine.sampling",
-    "eights.encoding",
+    "eights.research.encoding",
+    "eights.research.observer",
     "eights.bots.turnplan",
     "eights.bots.belief",
     "eights.bots.playout",

@@ -34,6 +34,9 @@ INVISIBLE = frozenset(
 #: surrogates, private use, unassigned, line and paragraph separators.
 REFUSED_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
 
+#: The seat of a person, where a table lists its players (``human``) beside computer levels (``normal``).
+HUMAN = "human"
+
 
 class BadName(ValueError):
     """A name that cannot be taken; the message names the problem in the player's words."""

@@ -13,6 +13,7 @@ from eights.cards import Card, CardError, parse_cards
 from eights.engine import ActionError, Game, IllegalAction, parse_action
 from eights.names import BadName, clean_name
 from eights.rules import RulesError, RuleSet
+from eights.words import count_words
 
 FORMAT = "eights-record/1"
 
@@ -182,7 +183,7 @@ class GameRecord:
             outcome = game.outcome
             if outcome is None:
                 raise RecordError(
-                    f"the record's {_count(len(self.actions), 'action')} "
+                    f"the record's {count_words(len(self.actions), 'action')} "
                     f"{'leaves' if len(self.actions) == 1 else 'leave'} the game unfinished, "
                     f"but the record gives its result ({_result(self.winners, self.totals)})"
                 )
@@ -196,10 +197,6 @@ class GameRecord:
 
 _FIELDS = ("format", "rules", "players", "seed", "dealer", "deck", "names", "actions", "result")
 _REQUIRED = ("rules", "players", "seed", "dealer", "actions")
-
-
-def _count(n: int, word: str) -> str:
-    return f"{n} {word}{'' if n == 1 else 's'}"
 
 
 def _result(winners: tuple[int, ...], totals: tuple[int, ...] | None) -> str:

@@ -29,10 +29,10 @@ from eights.engine import Game, View, parse_action, view
 from eights.engine.sampling import sample
 from eights.record import GameRecord
 from eights.rules import RuleSet
-from eights.simulate import derive_seed
+from eights.seeds import derive_seed
 from eights.store.matches import MatchSummary
 from eights.table import HUMAN
-from eights.table.narrate import action_words, duty_lines
+from eights.table.phrases import action_words, duty_lines
 
 __all__ = [
     "MISTAKE",

@@ -16,7 +16,6 @@ the same actions (a test holds them to it).
 
 from __future__ import annotations
 
-import hashlib
 import random
 import time
 from collections.abc import Callable
@@ -28,22 +27,7 @@ from eights.bots import RandomBot
 from eights.engine import Game, view
 from eights.record import GameRecord
 from eights.rules import RuleSet
-
-
-def game_seed(seed: int, index: int) -> int:
-    """The seed of game ``index`` (0-based) of a batch seeded with ``seed``."""
-    return derive_seed(f"eights-simulate:{seed}:{index}")
-
-
-def bot_seed(seed_of_game: int, seat: int) -> int:
-    """The seed of the random player at ``seat`` in the game seeded ``seed_of_game``."""
-    return derive_seed(f"eights-bot:{seed_of_game}:{seat}")
-
-
-def derive_seed(text: str) -> int:
-    """A seed drawn from ``text`` by a hash (the same text, the same seed)."""
-    # A hash, not seed arithmetic: nearby batch seeds give unrelated games.
-    return int.from_bytes(hashlib.blake2b(text.encode(), digest_size=6).digest(), "big")
+from eights.seeds import bot_seed, game_seed
 
 
 @dataclass(slots=True)

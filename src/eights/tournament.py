@@ -37,21 +37,21 @@ import typer
 from eights.bots import LEVELS, Bot, make_bot
 from eights.bots.spec import BotSpecError
 from eights.bots.spec import parse_bot as parse_spec
-from eights.cli_common import (
+from eights.cli.common import (
     INTERRUPTED,
     OptionsOption,
     RulesOption,
     VariantOption,
-    count,
     fail,
     progress_bar,
-    rules_headline,
     stopped_after,
     stopped_before_a_game,
 )
 from eights.engine import Game, view
 from eights.rules import RulesError, RuleSet, resolve_rules
-from eights.simulate import bot_seed, game_seed
+from eights.rules.describe import rules_headline
+from eights.seeds import bot_seed, game_seed
+from eights.words import count_words
 
 #: Fewer entrants than this give a tournament nothing to compare.
 MIN_ENTRANTS = 2
@@ -503,7 +503,9 @@ def tournament_command(
     if as_json:
         typer.echo(json.dumps(result.to_dict()))
     elif result.played:
-        played = count(games, "game") if not result.stopped else f"{result.played} of {count(games, 'game')}"
+        played = (
+            count_words(games, "game") if not result.stopped else f"{result.played} of {count_words(games, 'game')}"
+        )
         headline = f"{rules_headline(rules, rules_file)}: {played}, {seats} players, seed {seed}"
         out.print(Text(headline, style="bold"))
         table = Table(show_edge=False, box=None, padding=(0, 2))

@@ -6,7 +6,7 @@ into the level and the keyword arguments ``eights.bots.make_bot`` takes, so the
 tournament, the table and the benches read specs one way.
 
 ``research_bot(spec, seed)`` makes the player a spec names for the research entry points (the
-environments' opponents, ``eights.pettingzoo.evaluate``): there a search level given without a
+environments' opponents, ``eights.research.pettingzoo.evaluate``): there a search level given without a
 budget searches ``ITERATIONS`` iterations a decision instead of its time, so that the same seeds
 play the same games on any machine, however loaded.
 """

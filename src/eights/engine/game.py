@@ -12,6 +12,11 @@ game's own ``random.Random``; the same seed and actions replay the same game.
 Most choices belong to the player whose turn it is (``turn``); some belong to
 others (jacks dropped after a queen, cards buried after four in a row):
 ``to_act`` is always the seat that must act now.
+
+Kept whole, past the package's 600 lines, for a reason: the compiled build (mypyc) makes ``Game`` one
+native class whose rule steps call each other directly and read its fields as C slots; spread over
+modules or mixins, every step of a search would go back through Python's attribute lookups. Its English
+lives apart (``eights.engine.explain``), and its phases (``eights.engine.phases``).
 """
 
 from __future__ import annotations
@@ -25,7 +30,7 @@ from typing import Final, TypeVar, cast
 
 from eights.cards import RANKS as _RANKS
 from eights.cards import SUITS as _SUITS
-from eights.cards import Card, Suit, format_cards, rank_text
+from eights.cards import Card, Suit
 from eights.engine import errors
 from eights.engine.actions import (
     BURY,
@@ -66,35 +71,25 @@ from eights.engine.events import (
     SuicideKing,
     SuitNamed,
 )
-from eights.engine.tables import EXACT, NAMED, ONE_ENDS_TURN, ONE_MAY_PLAY, UP_TO_N, Effect, Tables, tables_for
-from eights.match import Outcome, match_over, match_winners, round_points
-from eights.rules import RulesError, RuleSet
-
-# Phases: what kind of choice the seat to act faces.
-PLAY_PHASE: Final = 0  # play, draw or pass
-SUIT_PHASE: Final = 1  # a wild was laid: its player names a suit
-DRAWN_PHASE: Final = 2  # a drawn card is playable: play it or pass (draw one, may play)
-FOLLOW_PHASE: Final = 3  # after a 3 or 10 (derange): more of its rank, or a follow-me card
-FOLLOW_DRAWN_PHASE: Final = 4  # the card drawn to follow does follow: it must be played
-OVER_PHASE: Final = 5
-JACK_PHASE: Final = 6  # after a queen: the seat to act drops its jacks, one at a time
-BURY_PHASE: Final = 7  # four in a row: the seat to act buries a card
-CHOOSE_DRAW_PHASE: Final = 8  # after a 5: its player chooses who draws
-CHOOSE_SWAP_PHASE: Final = 9  # after a 7: its player chooses whom to swap with
-EXTRA_PHASE: Final = 10  # after a 10: its player plays one more card, or passes when they cannot
-PHASES = (
-    "play",
-    "name_suit",
-    "play_drawn",
-    "follow",
-    "follow_drawn",
-    "over",
-    "drop_jacks",
-    "bury",
-    "choose_draw",
-    "choose_swap",
-    "extra_card",
+from eights.engine.explain import explain
+from eights.engine.phases import (
+    BURY_PHASE,
+    CHOOSE_DRAW_PHASE,
+    CHOOSE_SWAP_PHASE,
+    DRAWN_PHASE,
+    EXTRA_PHASE,
+    FOLLOW_DRAWN_PHASE,
+    FOLLOW_PHASE,
+    JACK_PHASE,
+    OVER_PHASE,
+    PHASES,
+    PLAY_PHASE,
+    SUIT_PHASE,
 )
+from eights.engine.tables import EXACT, NAMED, ONE_ENDS_TURN, ONE_MAY_PLAY, UP_TO_N, Effect, Tables, tables_for
+from eights.rules import RulesError, RuleSet
+from eights.rules.scoring import Outcome, match_over, match_winners, round_points
+
 NO_PENDING: Final = (0, 0, 0, 0, 0)
 _T = TypeVar("_T")
 # Final names: the compiled build reads them as constants, not as module attributes.
@@ -440,81 +435,10 @@ class Game:
             raise errors.NotYourTurn(f"seat {acting} must act now ({PHASES[self.phase]}), not seat {seat}")
         legal = self.legal_actions()
         if action not in legal:
-            raise self._explain(action, legal)
+            raise explain(self, action, legal)
         start = len(self.log) if self.log is not None else 0
         self.apply(action)
         return self.log[start:] if self.log is not None else []
-
-    def _explain(self, action: Action, legal: list[Action]) -> errors.IllegalAction:
-        listed = ", ".join(str(a) for a in legal)
-        acting = self.to_act
-        hand = self.hands[acting]
-        tail = f" Legal now: {listed}."
-        phase = self.phase
-        if phase == JACK_PHASE:
-            return errors.MustDropJacks(f"a queen was played: seat {acting} drops its jacks one at a time.{tail}")
-        if phase == BURY_PHASE:
-            if isinstance(action, Bury):
-                return errors.CardNotInHand(f"you do not hold {action.card} to bury.{tail}")
-            return errors.MustBury(f"four in a row: seat {acting} buries a card of its choice.{tail}")
-        if phase == SUIT_PHASE and not isinstance(action, NameSuit):
-            return errors.MustNameSuit(f"a wild was played: name a suit first (suit C, D, H or S).{tail}")
-        if isinstance(action, NameSuit):
-            return errors.MustNameSuit(f"there is no wild to name a suit for.{tail}")
-        if phase in (CHOOSE_DRAW_PHASE, CHOOSE_SWAP_PHASE):
-            who = "any player" if phase == CHOOSE_DRAW_PHASE else "another player"
-            return errors.MustChoosePlayer(f"choose {who} for the card just played.{tail}")
-        if isinstance(action, ChoosePlayer | Bury):
-            return errors.IllegalAction(f"{action} is not a choice anyone faces now.{tail}")
-        if isinstance(action, Play):
-            missing = Counter(action.cards) - Counter(hand)
-            if missing:
-                card = next(iter(missing))
-                return errors.CardNotInHand(
-                    f"you do not hold {card} (your hand: {format_cards(sorted(hand)) or 'empty'}).{tail}"
-                )
-            if action.stack and not self.t.stacking:
-                return errors.BadStack(f"stacking is off in these rules: lay one card at a time.{tail}")
-            if action.stack and any(RANKS[c] != RANKS[action.card] for c in action.stack):
-                return errors.BadStack(f"stacked cards must all share the top card's rank.{tail}")
-            if phase == FOLLOW_DRAWN_PHASE:
-                return errors.MustPlayDrawn(f"you drew {Card(self.drawn)}, which follows: you must play it.{tail}")
-            if phase == DRAWN_PHASE:
-                return errors.MustPlayDrawn(
-                    f"after drawing you may play only the card you drew, {Card(self.drawn)}, or pass.{tail}"
-                )
-            if phase == FOLLOW_PHASE:
-                return errors.MustFollow(
-                    f"{action.card} does not follow {self.top}: lay another {rank_text(self.follow_rank)}, "
-                    f"or a follow-me card ({Suit(self.active_suit).name.lower()} or an 8).{tail}"
-                )
-            if self.chain:
-                return errors.MustAnswerChain(
-                    f"a chain of 2s is pending ({self.chain} cards): play a 2 or draw the chain.{tail}"
-                )
-            return errors.CardNotPlayable(f"{action.card} does not match: {self._matching_words()}.{tail}")
-        if isinstance(action, Draw):
-            if phase in (DRAWN_PHASE, FOLLOW_DRAWN_PHASE):
-                return errors.MustPlayDrawn(f"you have drawn this turn: play the drawn card or pass.{tail}")
-            if phase == EXTRA_PHASE:
-                return errors.CannotDraw(f"the 10's extra card is played from hand, never drawn.{tail}")
-            if self.hoarder >= 0:
-                return errors.CannotDraw(f"under the Guarantee Joker's hold no one draws at will.{tail}")
-            if not self.can_draw():
-                return errors.CannotDraw(f"the stock is empty and cannot be refilled.{tail}")
-            if phase == FOLLOW_PHASE:
-                return errors.MustFollow(f"you hold a follow-me card and must play one.{tail}")
-            if self.rules.draw == "up_to_n":
-                return errors.CannotDraw(f"you have drawn {self.draws} cards, the limit this turn.{tail}")
-            return errors.MustPlay(f"you hold a playable card: you may draw only when you cannot play.{tail}")
-        return errors.CannotPass(f"you can still play or draw, so you cannot pass.{tail}")
-
-    def _matching_words(self) -> str:
-        suit = Suit(self.active_suit).name.lower()
-        if self.match_rank == NAMED:
-            return f"a wild named {suit}: play a {suit[:-1]} or a wild"
-        rank = self.match_rank - EXACT if self.match_rank > EXACT else self.match_rank
-        return f"the top card is {self.top}: play a {suit[:-1]}, a {rank_text(rank)} or a wild"
 
     # ----- the unchecked fast path ------------------------------------------
 

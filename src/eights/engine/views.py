@@ -8,7 +8,8 @@ from dataclasses import dataclass
 from eights.cards import RANKS, Card, Suit
 from eights.engine.actions import Action
 from eights.engine.events import Event, RoundStarted, redact
-from eights.engine.game import FOLLOW_DRAWN_PHASE, FOLLOW_PHASE, PHASES, Game
+from eights.engine.game import Game
+from eights.engine.phases import FOLLOW_DRAWN_PHASE, FOLLOW_PHASE, PHASES
 from eights.engine.tables import NAMED
 from eights.rules import RuleSet
 

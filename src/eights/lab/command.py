@@ -8,10 +8,11 @@ from typing import Annotated
 
 import typer
 
-from eights.cli_common import INTERRUPTED, count, fail, fit_words, progress_bar, stopped_after
+from eights.cli.common import INTERRUPTED, fail, fit_words, progress_bar, stopped_after
 from eights.lab.report import markdown_table, matplotlib_missing, notes, rows, save_html, save_plot
 from eights.lab.run import DEFAULT_BUDGET, KINDS, LabError, LabResult, ray_missing, run_lab
 from eights.rules import PRESETS, RulesError, RuleSet, load_preset, load_rules
+from eights.words import count_words
 
 
 def variant_of(text: str) -> tuple[str, RuleSet]:
@@ -99,7 +100,8 @@ def lab_command(
                 cluster=cluster,
                 on_game=on_game,
                 on_start=lambda total: typer.echo(
-                    f"eights lab: {count(total, 'game')} to play; Ctrl-C stops and reports the games played", err=True
+                    f"eights lab: {count_words(total, 'game')} to play; Ctrl-C stops and reports the games played",
+                    err=True,
                 ),
             )
     except (RulesError, LabError) as exc:
@@ -138,12 +140,12 @@ def show_report(result: LabResult, as_json: bool, markdown: bool, plot: Path | N
         table.add_column(v.name, justify="right")
     for label, cells in rows(result):
         table.add_row(label, *cells)
-    headline = f"{result.players} players, {count(result.games, 'game')} of each kind, seed {result.seed}"
+    headline = f"{result.players} players, {count_words(result.games, 'game')} of each kind, seed {result.seed}"
     out.print(Text(headline, style="bold"))
     out.print(fit_words(table))
     for line in notes(result):
         out.print(line)
-    where = "on Ray" if result.cluster else count(result.jobs, "job")
+    where = "on Ray" if result.cluster else count_words(result.jobs, "job")
     out.print(f"Time: {result.seconds:.1f} s ({where}).")
     for path in (plot, html_file):
         if path is not None:

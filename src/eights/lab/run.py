@@ -12,7 +12,7 @@ For each rule set the lab plays three kinds of games at the same table size, ``g
   game of ``eights.tournament.play_one``: the entrants take the seats in turn, seats rotate, each
   deal is played in every rotation. A game of pure luck gives 50%.
 
-Game ``i`` of each kind is seeded from the lab seed and ``i`` only (``eights.simulate.game_seed``,
+Game ``i`` of each kind is seeded from the lab seed and ``i`` only (``eights.seeds.game_seed``,
 ``bot_seed``), so the figures are the same whatever the number of jobs or machines, and the task
 order never matters: results are put back in task order before they are totalled.
 
@@ -41,7 +41,7 @@ from eights.bots import make_bot
 from eights.engine import Game, view
 from eights.engine.events import CardsDrawn, RoundOver
 from eights.rules import RuleSet
-from eights.simulate import bot_seed, game_seed
+from eights.seeds import bot_seed, game_seed
 from eights.tournament import Z95, GameResult, play_one, wilson
 
 #: The kinds of game, in task order.

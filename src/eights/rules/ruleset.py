@@ -4,6 +4,11 @@ Presets are TOML files in ``presets/``; a house-rules file names a ``base`` pres
 and overrides fields by name. Options given on the command line
 (``stacking=true``, ``packs=2``, ``rounds=8,6,4``) override fields the same way.
 Everything that cannot be played is refused here, before any card is dealt.
+
+Kept whole, past the package's 600 lines, for a reason: ``RuleSet`` is one record of every rule (about a
+hundred fields, each with its comment) and the one check that they make a game, and its own methods read
+the presets (``changes``, ``closest_preset``, ``to_toml``), so the files it is loaded from and the option
+text it is changed by live with it; split, they would import each other.
 """
 
 from __future__ import annotations
@@ -19,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from eights.cards import ALL_CARDS, CARD_COUNT, RANKS, Card, CardError, parse_rank
+from eights.words import count_words
 
 PRESETS = ("classic", "action", "race", "derange", "baby-eating")
 
@@ -285,7 +291,7 @@ class RuleSet:
                 if self.expanded_max_players and players <= self.expanded_max_players:
                     extra = f" (up to {self.expanded_max_players} with expanded_deck=true)"
                 raise RulesError(
-                    f"players: {players} cannot play {self.name} with {_count(self.packs, 'pack')}; "
+                    f"players: {players} cannot play {self.name} with {count_words(self.packs, 'pack')}; "
                     f"valid: {_span(lo, hi)}{extra}"
                 )
         elif not any(lo <= players <= hi for _, lo, hi in self.seats):
@@ -301,15 +307,15 @@ class RuleSet:
         if players * biggest + 1 > cards:
             where = "rounds" if self.schedule else "deal"
             most = (cards - 1) // players
-            advice = f"with {players} players deal at most {_count(most, 'card')}"
+            advice = f"with {players} players deal at most {count_words(most, 'card')}"
             if any(p > packs and lo <= players <= hi for p, lo, hi in self.seats):
                 advice += ", or use more packs"
             if self.jokers or self.expanded_for(players):
                 held = f"the pack ({self.pack_words(players)}) holds {cards}"
             else:
-                held = f"{_count(packs, 'pack')} {'holds' if packs == 1 else 'hold'} {cards}"
+                held = f"{count_words(packs, 'pack')} {'holds' if packs == 1 else 'hold'} {cards}"
             raise RulesError(
-                f"{where}: dealing {_count(biggest, 'card')} to {players} players plus a starter needs "
+                f"{where}: dealing {count_words(biggest, 'card')} to {players} players plus a starter needs "
                 f"{players * biggest + 1} cards, but {held}; {advice}"
             )
 
@@ -719,10 +725,6 @@ def _convert_table(name: str, table: Any) -> tuple[tuple[str, Any], ...]:
             raise RulesError(f"effects: {key} = {_shown(value)}; expected a list of effects like {example}")
         rows.append((key, tuple(e.strip().lower() for e in value)))
     return tuple(rows)
-
-
-def _count(n: int, word: str) -> str:
-    return f"{n} {word}{'' if n == 1 else 's'}"
 
 
 def _span(lo: int, hi: int) -> str:

@@ -2,7 +2,7 @@
 
 A ``Sheet`` starts from a rule set and 2 to 8 players; each round the table enters who went
 out (or that the round was blocked) and every other player's points or cards left. Points come
-from the engine's own scoring (``eights.match``, the rule set's value table); the sheet keeps
+from the engine's own scoring (``eights.rules.scoring``, the rule set's value table); the sheet keeps
 running totals, the dealer and hand size of each round, the end of the match and its winners.
 A sheet is its setup plus its round entries, stored with ``to_dict`` and loaded with
 ``from_dict``. Standard library only; nothing here reads or writes files.

@@ -1,5 +1,5 @@
 """One round as entered at the table, checked against the rules, and scored by the engine's
-own functions (``eights.match.round_points``), never a second table of card values."""
+own functions (``eights.rules.scoring.round_points``), never a second table of card values."""
 
 from __future__ import annotations
 
@@ -10,9 +10,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from eights.cards import Card, CardError
-from eights.match import round_points
+from eights.rules.scoring import round_points
 from eights.scorecard.errors import HandError
-from eights.scorecard.setup import Setup, player_list
+from eights.scorecard.setup import Setup
+from eights.words import and_list
 
 #: What is entered for a player who did not go out: their points (the value of the cards
 #: left in hand), or the cards themselves.
@@ -168,7 +169,7 @@ def check_entry(setup: Setup, entry: RoundEntry, stored: bool = False) -> None:
         others = [p for seat, p in enumerate(players) if seat != entry.out]
         raise HandError(
             f"{name} went out, so {name} has no cards and no points to enter; "
-            f"give points or cards only for {player_list(others)}"
+            f"give points or cards only for {and_list(others)}"
         )
     for seat, value in enumerate(entry.left):
         if isinstance(value, int) and value < 0:
@@ -179,7 +180,7 @@ def check_entry(setup: Setup, entry: RoundEntry, stored: bool = False) -> None:
     if missing and (setup.keeps_points or entry.blocked):
         why = "the round was blocked, so " if entry.blocked else ""
         raise HandError(
-            f"no points or cards for {player_list(missing)}: {why}give every player who did not go out "
+            f"no points or cards for {and_list(missing)}: {why}give every player who did not go out "
             "their points or their cards left"
         )
     if entry.blocked and setup.rules.blocked_fewest_cards:
@@ -187,7 +188,7 @@ def check_entry(setup: Setup, entry: RoundEntry, stored: bool = False) -> None:
         if counted:
             raise HandError(
                 f"a blocked round of {setup.rules.name} goes to the fewest cards (D5): give the cards left "
-                f"of {player_list(counted)}, not points"
+                f"of {and_list(counted)}, not points"
             )
     if not stored:
         for seat, value in enumerate(entry.left):
@@ -245,7 +246,7 @@ def _check_cards(setup: Setup, entry: RoundEntry) -> None:
 
 
 def score_entry(setup: Setup, entry: RoundEntry) -> Scored:
-    """The round scored by ``eights.match.round_points`` as the engine scores it.
+    """The round scored by ``eights.rules.scoring.round_points`` as the engine scores it.
 
     A player entered by points gets a one-card stand-in hand whose card is worth those points,
     so the engine's own function also decides blocked rounds and ties; the fewest-cards rule

@@ -7,8 +7,8 @@ import csv
 import io
 from typing import Any
 
-from eights.scorecard.setup import count_words, player_list
 from eights.scorecard.sheet import RoundResult, Sheet, describe_entry
+from eights.words import and_list, count_words
 
 #: What a spreadsheet takes for the start of a formula (or, for tab and carriage return, hides one behind).
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
@@ -44,7 +44,7 @@ def to_csv(sheet: Sheet) -> str:
             row += [cards, str(result.points[seat]), str(result.totals[seat])]
         rows.append(row)
     label = "final" if sheet.over else "so far"
-    won = "won: " + player_list(list(sheet.winners)) if sheet.over else ""
+    won = "won: " + and_list(list(sheet.winners)) if sheet.over else ""
     last = [label, "", "", won]
     for total in sheet.totals:
         last += ["", "", str(total)]
@@ -56,7 +56,7 @@ def to_csv(sheet: Sheet) -> str:
 
 def to_text(sheet: Sheet) -> str:
     """The sheet for people: how it scores, each round, the totals and the standings."""
-    lines = [f"{sheet.rules.title}: {player_list(list(sheet.players))}", sheet.describe_scoring()]
+    lines = [f"{sheet.rules.title}: {and_list(list(sheet.players))}", sheet.describe_scoring()]
     if sheet.setup.teams:
         lines.append("teams: " + ", ".join(sheet.setup.team_name(team) for team in sheet.setup.teams))
     for result in sheet.rounds:
@@ -66,7 +66,7 @@ def to_text(sheet: Sheet) -> str:
     if sheet.over:
         early = " (finished early)" if sheet.finished_early else ""
         label = "winner" if len(sheet.winners) == 1 else "winners"
-        lines.append(f"{label}: {player_list(list(sheet.winners))}{early}")
+        lines.append(f"{label}: {and_list(list(sheet.winners))}{early}")
     else:
         lines.append(f"next: round {sheet.next_round}, {sheet.dealer} deals {sheet.hand_size}")
     return "\n".join(lines) + "\n"
@@ -75,7 +75,7 @@ def to_text(sheet: Sheet) -> str:
 def next_words(sheet: Sheet) -> str:
     """``Next: round 3, Cid deals 6 cards each.``, or how the match ended."""
     if sheet.over:
-        winners = player_list(list(sheet.winners))
+        winners = and_list(list(sheet.winners))
         how = "was finished" if sheet.finished_early else "is over"
         verb = "win" if len(sheet.winners) > 1 else "wins"
         return f"The match {how} after {count_words(len(sheet.rounds), 'round')}: {winners} {verb}."

@@ -3,7 +3,7 @@
 The web score sheet keeps working with no network: the page scores rounds on the phone from this data
 and the server rescores them with ``Sheet`` (the only authority) when it can reach it again. Nothing
 here is a second table: every figure is read from the rule set, the engine's match functions'
-inputs (``eights.match.round_points``, ``match_over``, ``match_winners``) and a ``Setup`` made for
+inputs (``eights.rules.scoring.round_points``, ``match_over``, ``match_winners``) and a ``Setup`` made for
 each player count, so the phone's scoring follows the rules as they change.
 """
 

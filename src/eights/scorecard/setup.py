@@ -15,19 +15,13 @@ from eights.cards import Card
 from eights.names import BadName, clean_name, find_same, same_name
 from eights.rules import RulesError, RuleSet
 from eights.scorecard.errors import PlayerError, SheetError
+from eights.words import and_list, count_words
 
 MIN_PLAYERS = 2
 MAX_PLAYERS = 8
 #: The most rounds a sheet holds: all a schedule or a count of hands plans (a sheet refuses rules that plan
 #: more), and where the rules play to a target or keep no points (open-ended), far more than an evening's.
 MAX_ROUNDS = 200
-
-
-def player_list(names: Sequence[str]) -> str:
-    """``Ann, Bob and Cid``."""
-    if len(names) < 2:
-        return "".join(names)
-    return ", ".join(names[:-1]) + " and " + names[-1]
 
 
 def read_names(players: Sequence[str], stored: bool = False) -> tuple[str, ...]:
@@ -65,11 +59,6 @@ def read_names(players: Sequence[str], stored: bool = False) -> tuple[str, ...]:
             raise PlayerError(f"{twice}: give every player a different name")
         names.append(clean)
     return tuple(names)
-
-
-def count_words(n: int, word: str) -> str:
-    """``1 player``, ``2 players``."""
-    return f"{n} {word if n == 1 else word + 's'}"
 
 
 @dataclass(frozen=True)
@@ -126,7 +115,7 @@ class Setup:
             first = draw.randrange(len(names))
         else:
             raise SheetError(
-                f"first dealer: name one of {player_list(names)}, or give a seed (or a random.Random) to draw one"
+                f"first dealer: name one of {and_list(names)}, or give a seed (or a random.Random) to draw one"
             )
         return cls(rules, names, first)
 
@@ -207,4 +196,4 @@ def seat_of(players: Sequence[str], name: object, what: str = "player") -> int:
         matches = [seat for seat, other in enumerate(players) if same_name(other, clean)]
         if len(matches) == 1:
             return matches[0]
-    raise PlayerError(f"{what}: {name!r} is not a player here; the players are {player_list(list(players))}")
+    raise PlayerError(f"{what}: {name!r} is not a player here; the players are {and_list(list(players))}")

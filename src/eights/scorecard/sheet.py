@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from eights.cards import Card
-from eights.match import match_over, match_winners
 from eights.rules import SCORING_MODES, RulesError, RuleSet
+from eights.rules.scoring import match_over, match_winners
 from eights.scorecard.entry import (
     Left,
     LeftInput,
@@ -28,7 +28,8 @@ from eights.scorecard.entry import (
     score_entry,
 )
 from eights.scorecard.errors import MatchOverError, RoundNumberError, SheetError
-from eights.scorecard.setup import MAX_ROUNDS, Setup, count_words, player_list
+from eights.scorecard.setup import MAX_ROUNDS, Setup
+from eights.words import and_list, count_words
 
 #: The version of ``Sheet.to_dict``'s layout.
 FORMAT = 1
@@ -314,7 +315,7 @@ class Sheet:
         :raises MatchOverError: when the match is already over or no round has been entered.
         """
         if self.over:
-            winners = player_list(list(self.winners))
+            winners = and_list(list(self.winners))
             how = "was already finished" if self.finished_early else "is already over"
             raise MatchOverError(f"the match {how}, won by {winners}: there is nothing to finish")
         if not self._rounds:
@@ -431,7 +432,7 @@ class Sheet:
     __hash__ = None  # type: ignore[assignment]
 
     def __repr__(self) -> str:
-        return f"<Sheet {self.rules.name} {player_list(list(self.players))}: {count_words(len(self._rounds), 'round')}>"
+        return f"<Sheet {self.rules.name} {and_list(list(self.players))}: {count_words(len(self._rounds), 'round')}>"
 
     # ----- the rebuild ----------------------------------------------------------------
 
@@ -498,7 +499,7 @@ class Sheet:
         raise RoundNumberError(f"there is no round {number!r}: the rounds entered are {valid}")
 
     def _over_message(self) -> str:
-        winners = player_list(list(self.winners))
+        winners = and_list(list(self.winners))
         how = "was finished early" if self.finished_early else "is over"
         rounds = count_words(len(self._rounds), "round")
         return f"the match {how} after {rounds}, won by {winners}: no more rounds can be entered"

@@ -13,6 +13,7 @@ import hashlib
 import os
 from collections.abc import Iterator
 from contextlib import contextmanager
+from datetime import UTC, datetime
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -235,3 +236,12 @@ def _upgrade(connection: Connection, url: URL, script: Any, current: str | None)
     if current is None and inspect(connection).has_table("matches"):
         raise StoreError(f"{label(url)} holds tables that eights did not make; choose another database with --db FILE")
     command.upgrade(_alembic_config(connection), "head")
+
+
+def now() -> datetime:
+    return datetime.now(UTC)
+
+
+def naive(moment: datetime) -> datetime:
+    """A UTC time without its zone (SQLite gives times back without one, PostgreSQL with)."""
+    return moment.astimezone(UTC).replace(tzinfo=None) if moment.tzinfo is not None else moment

@@ -33,10 +33,10 @@ from sqlalchemy.orm import Session as DbSession
 
 from eights.rules import RulesError, RuleSet
 from eights.scorecard import Sheet, SheetError
-from eights.scorecard.setup import player_list
-from eights.store.db import WRITE_FIRST, StoreError, token_hash, translated
-from eights.store.matches import Store, now, rule_changes
+from eights.store.db import WRITE_FIRST, StoreError, now, token_hash, translated
+from eights.store.matches import Store, rule_changes
 from eights.store.models import SheetRow
+from eights.words import and_list
 
 #: The settings key of the names given on earlier sheets.
 SHEET_NAMES = "sheet_names"
@@ -99,7 +99,7 @@ class SheetSummary:
             return f"cannot be read: {self.problem}"
         if self.finished:
             shared = " (shared)" if len(self.winners) > 1 else ""
-            return f"{player_list(list(self.winners))} won{shared}"
+            return f"{and_list(list(self.winners))} won{shared}"
         if self.next is None:  # pragma: no cover - a sheet not over always has a next round
             return "in play"
         number, dealer, cards = self.next
@@ -463,7 +463,7 @@ def _id_words(ids: list[int]) -> str:
         return f"{ids[0]}-{ids[-1]}"
     if len(ids) > 10:
         return ", ".join(map(str, ids[-10:])) + f" and {len(ids) - 10} older"
-    return player_list([str(i) for i in ids])
+    return and_list([str(i) for i in ids])
 
 
 def _utc(moment: datetime) -> datetime:

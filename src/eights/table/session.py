@@ -21,11 +21,10 @@ from typing import Any, Protocol
 from eights.bots import LEVELS, Bot, Hint, make_bot
 from eights.bots.spec import BotSpecError, parse_bot
 from eights.engine import Action, ActionError, Event, Game, IllegalAction, View, parse_action, view
-from eights.names import BadName, clean_name, find_same
+from eights.names import HUMAN, BadName, clean_name, find_same
 from eights.rules import RulesError, RuleSet, resolve_rules
-from eights.simulate import bot_seed
+from eights.seeds import bot_seed
 
-HUMAN = "human"
 #: The level whose hint the `h` key shows.
 HINT_LEVEL = "normal"
 #: Computer pacing: seconds between computer moves, by speed (1 slowest, 5 no pause).

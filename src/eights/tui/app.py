@@ -14,7 +14,8 @@ from textual.binding import Binding, BindingType
 
 from eights.engine import Game
 from eights.store import StoreError
-from eights.table import PlayConfig, Session
+from eights.table import PlayConfig, RestoreError, Session
+from eights.table.saved import remember_setup, resume_saved, start_saved
 from eights.tui.screens.setup import SetupScreen
 from eights.tui.screens.table import TableScreen
 
@@ -68,8 +69,8 @@ class EightsApp(App[None]):
         """A session for ``config``, saved in the store (with the settings it was chosen with)."""
         if self.store is None:
             return Session(config, game)
-        self.store.remember_setup(config)
-        return self.store.start(config, game)
+        remember_setup(self.store, config)
+        return start_saved(self.store, config, game)
 
     def start(self, config: PlayConfig) -> None:
         """Begin a game at this table, replacing the screen on top (setup, or a finished table)."""
@@ -83,8 +84,8 @@ class EightsApp(App[None]):
         if self.store is None:
             return
         try:
-            session = self.store.resume(message.match_id)
-        except StoreError as exc:
+            session = resume_saved(self.store, message.match_id)
+        except (StoreError, RestoreError) as exc:
             self.notify(str(exc), severity="error")
             return
         self.config = self.defaults = session.config

@@ -16,18 +16,14 @@ import textwrap
 from collections.abc import Sequence
 from typing import TextIO
 
-from eights.describe import describe_text
 from eights.engine import ActionError, Event, IllegalAction
-from eights.table.narrate import (
-    Line,
-    Narrator,
-    action_words,
-    parse_move,
-    prompt_words,
-    result_lines,
-    state_lines,
-)
+from eights.rules.describe import describe_text
+from eights.table.lines import Line
+from eights.table.narrator import Narrator
+from eights.table.phrases import action_words, result_lines
+from eights.table.prompts import parse_move, prompt_words, state_lines
 from eights.table.session import Session
+from eights.table.turns import next_turn
 
 #: What a person types to leave the game.
 QUIT = ("quit", "exit", "q")
@@ -120,13 +116,12 @@ class PlainGame:
         if people:
             self.say(HELP)
         self.narrate(game.log or [])
-        while not game.is_over:
-            seat = game.to_act
-            if not session.is_human(seat):
+        while (turn := next_turn(session)) is not None:
+            if not turn.person:
                 self.narrate(session.bot_move())
                 continue
             self.flush()
-            if not self.turn(seat):
+            if not self.turn(turn.seat):
                 self.say(f"Goodbye: {self.saved_words()}")
                 return 0
         self.flush()

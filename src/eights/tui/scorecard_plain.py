@@ -12,8 +12,8 @@ from __future__ import annotations
 import random
 from typing import TextIO
 
-from eights.cli_common import rules_headline
 from eights.rules import PRESETS, RulesError, resolve_rules
+from eights.rules.describe import rules_headline
 from eights.scorecard import (
     LeftInput,
     RoundResult,
@@ -26,10 +26,10 @@ from eights.scorecard import (
     standings_words,
     to_text,
 )
-from eights.scorecard.setup import player_list
 from eights.store import StoreError
 from eights.store.sheets import Sheets
 from eights.tui.plain import line_width, write_wrapped
+from eights.words import and_list
 
 QUIT = ("quit", "exit", "q")
 HELP = (
@@ -157,7 +157,7 @@ class PlainSheet:
             break
         sheet_id = self.sheets.new(sheet)
         self.say(f"Score sheet {sheet_id}: {rules_headline(rules)}.")
-        self.say(f"Players, clockwise: {player_list(list(sheet.players))}. {sheet.describe_scoring().capitalize()}.")
+        self.say(f"Players, clockwise: {and_list(list(sheet.players))}. {sheet.describe_scoring().capitalize()}.")
         self.say(HELP)
         return sheet_id
 

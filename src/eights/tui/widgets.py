@@ -14,9 +14,10 @@ from textual.widgets import RichLog
 
 from eights.cards import Card
 from eights.engine import View
-from eights.table.narrate import count_words, direction_words, duty_lines, suit_words
+from eights.table.phrases import direction_words, duty_lines, suit_words
 from eights.table.session import YOU, Session
 from eights.tui.style import card_style, styled
+from eights.words import count_words
 
 CARD_WIDTH = 6  # a 5-column card and a gap
 ROW_HEIGHT = 4  # the key label, then three lines of card

@@ -2,22 +2,18 @@
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import functools
 import gc
 import html
 import io
-import json
 import logging
-import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from dataclasses import fields
 from importlib import resources
 from typing import Annotated, Any
 
-from fastapi import FastAPI, Header, Query, Request, WebSocket, WebSocketDisconnect
+from fastapi import FastAPI, Header, Query, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
@@ -26,40 +22,30 @@ from starlette.exceptions import HTTPException
 from starlette.types import Message, Receive, Scope, Send
 
 from eights.bots import LEVELS
-from eights.describe import describe, heading
+from eights.cluster.leases import Cluster
 from eights.rules import PRESETS, RulesError, RuleSet, load_preset, option_names
+from eights.rules.describe import describe, heading
 from eights.rules.ruleset import DRAW_POLICIES, EXPANDED_DECK, SCORING_MODES
 from eights.store import Store, StoreError
 from eights.store.sheets import Sheets
 from eights.table.session import SPEED_WORDS
-from eights.web.cluster import Cluster
-from eights.web.guard import Bucket
 from eights.web.lab import LabDesk, LabRefused
 from eights.web.metrics import CONTENT_TYPE, Metrics
-from eights.web.outbox import Outbox, Tally
+from eights.web.outbox import Tally
 from eights.web.protocol import (
-    CLOSE_FLOOD,
-    CLOSE_LIMIT,
-    CLOSE_REPLACED,
-    CLOSE_SILENT,
-    CLOSE_SLOW,
     VERSION,
-    ProtocolError,
-    error,
-    parse,
 )
 from eights.web.reviews import Reviewer, ReviewError
-from eights.web.rooms import DEFAULT_AWAY, HERE, Connection, Hub, Room, RoomError, new_token, rules_from
+from eights.web.rooms import DEFAULT_AWAY, HERE, Hub, Room, RoomError, new_token, rules_from
 from eights.web.scorecard import SheetDesk, scorecard_routes
 from eights.web.settings import Settings
+from eights.web.socket import Sockets, peer_of
 from eights.web.workers import Pool
 
 STATIC = resources.files("eights.web") / "static"
 log = logging.getLogger("eights.web")
 #: The largest HTTP body any route takes (a new room, a round of a score sheet), in bytes.
 MAX_BODY = 16384
-#: What a foreign page's socket gets (RFC 6455's policy violation).
-CLOSE_POLICY = 1008
 #: Room errors that HTTP answers with 429 (too many) rather than 400, and others with their own status.
 TOO_MANY = ("too_many_rooms", "too_fast")
 STATUS = {"no_room": 404, "not_a_player": 403, "not_over": 409, "busy": 503}
@@ -207,10 +193,6 @@ def tune_gc() -> None:
     gc.set_threshold(young, middle, FULL_COLLECTION_EVERY)
 
 
-async def gone(message: dict[str, Any]) -> None:
-    """Where a closed connection's messages go."""
-
-
 async def bounded(scope: Scope, receive: Receive) -> Receive | None:
     """The request's body read whole before any route sees it, as a ``receive`` that gives it again; None when
     it is larger than ``MAX_BODY`` (said by its Content-Length, or found while reading)."""
@@ -287,11 +269,6 @@ def qr_svg(url: str) -> bytes:
     return out.getvalue()
 
 
-def peer_of(request: Request | WebSocket) -> str | None:
-    """The address at the other end of the socket (a proxy's, behind one)."""
-    return request.client.host if request.client else None
-
-
 def missing_room_page(code: str) -> HTMLResponse:
     """The page for a room link that leads nowhere (404)."""
     shown = html.escape(code[:24])
@@ -324,6 +301,7 @@ def create_app(
     reviewer = Reviewer(store, limits, hub.guard)
     sheets = SheetDesk(Sheets(store), limits, may_start=lambda request: hub.guard.make_sheet(client_of(request)))
     outboxes = Tally()
+    sockets = Sockets(hub, settings, outboxes)
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
@@ -358,7 +336,7 @@ def create_app(
         return JSONResponse({"error": words.get(exc.status_code, str(exc.detail))}, status_code=exc.status_code)
 
     def client_of(request: Request | WebSocket) -> str:
-        return settings.client(peer_of(request), request.headers.getlist("x-forwarded-for"))
+        return sockets.client_of(request)
 
     def refused(exc: RoomError) -> JSONResponse:
         status = 429 if exc.code in TOO_MANY else STATUS.get(exc.code, 400)
@@ -392,7 +370,8 @@ def create_app(
             "connections": sum(len(room.connections) for room in hub.rooms.values()),
         }
         if cluster is not None:
-            answer.update(instance=cluster.id, redis="up" if cluster.up else "down", relayed=len(hub.relayed))
+            relayed = len(hub.relays.relayed) if hub.relays is not None else 0
+            answer.update(instance=cluster.id, redis="up" if cluster.up else "down", relayed=relayed)
         return answer
 
     @app.get("/metrics", include_in_schema=False)
@@ -496,7 +475,7 @@ def create_app(
             token; ``not_over`` (409) while the match is not over (``why`` says why it must be).
         """
         room = await hub.find(code, client_of(request))
-        seat = None if token is None else hub.seat_of(room, token)
+        seat = None if token is None else room.seat_of(token)
         if seat is None:
             raise RoomError("not_a_player", f"{what} is for the players of this room (send your seat token)")
         if room.match_id is None or room.phase != "over":
@@ -570,134 +549,6 @@ def create_app(
 
         return await reviewing(code, request, token, stop)
 
-    async def socket(websocket: WebSocket) -> None:
-        """One browser tab's connection: checked at the door (its page's origin, its client's share of
-        sockets), then its messages, each refused one counted, until it leaves, floods, reads too slowly or
-        stays silent too long; it leaves its room at once whichever way it goes, and is closed once."""
-        if not settings.origin_allowed(websocket.headers.get("origin"), websocket.headers.get("host")):
-            await websocket.close(CLOSE_POLICY)  # before accepting: the browser gets a 403
-            return
-        client = client_of(websocket)
-        await websocket.accept()
-        if not hub.guard.open_socket(client):
-            limit = limits.connections_per_client
-            words = f"too many connections from your address (at most {limit}): close other tabs"
-            await websocket.send_text(json.dumps(error("too_many_connections", words)))
-            await websocket.close(CLOSE_LIMIT)
-            return
-        outbox = Outbox(limits.outbox_bytes, outboxes)
-        closing: list[int] = []
-
-        async def close(code: int) -> None:
-            if closing:
-                return
-            closing.append(code)
-            connection.closed = True
-            sender.cancel()
-            with contextlib.suppress(RuntimeError, OSError, WebSocketDisconnect):  # closed already, by the other side
-                await websocket.close(code)
-
-        async def send(message: dict[str, Any]) -> None:
-            if connection.closed:
-                return
-            if not outbox.put(message):
-                connection.closed = True  # a browser that reads too little: let it go (the hub drops it now)
-                outboxes.slow += 1
-                outbox.close()
-                asyncio.get_running_loop().create_task(close(CLOSE_SLOW))
-
-        connection = Connection(send, client=client)
-
-        async def pump() -> None:
-            while (message := await outbox.get()) is not None:
-                kind, text = message
-                await websocket.send_text(text)
-                outbox.written()
-                if kind == "replaced":
-                    closing.append(CLOSE_REPLACED)  # (not through ``close``: the task would hold itself)
-                    with contextlib.suppress(RuntimeError, OSError, WebSocketDisconnect):
-                        await websocket.close(CLOSE_REPLACED)
-                    return
-
-        sender = asyncio.create_task(pump())
-
-        def end(code: int) -> None:  # the hub's way to close it (its room expired, or moved)
-            asyncio.get_running_loop().create_task(close(code))
-
-        connection.close = end
-        opened = time.monotonic()
-        bucket = Bucket(limits.messages_per_second, limits.message_burst)
-        refusals = Bucket(limits.refused_per_minute / 60.0, limits.refused_per_minute)
-        streak = 0  # messages refused in a row for coming too fast: only some are answered
-
-        async def refuse(code: str, words: str, tell: bool = True) -> bool:
-            """Count a refused message; False when the connection has had too many and was closed."""
-            if not refusals.take():
-                await close(CLOSE_FLOOD)
-                return False
-            if tell:
-                await send(error(code, words))
-            return True
-
-        try:
-            while not closing:
-                if connection.room is None and connection.relay is None:  # from the opening: pings do not put it off
-                    patience = max(0.0, opened + limits.hello_seconds - time.monotonic())
-                else:
-                    patience = limits.silent_seconds
-                try:
-                    frame = await asyncio.wait_for(websocket.receive(), patience)
-                except TimeoutError:
-                    await close(CLOSE_SILENT)
-                    break
-                if frame["type"] == "websocket.disconnect":
-                    break
-                text = frame.get("text")
-                if not isinstance(text, str):
-                    if not await refuse("bad_message", "send messages as text frames of JSON"):
-                        break
-                    continue
-                if not bucket.take():
-                    streak += 1
-                    words = f"too many messages: at most {bucket.rate:g} a second"
-                    if not await refuse("too_fast", words, tell=streak == 1 or streak % 20 == 0):
-                        break
-                    continue
-                streak = 0
-                try:
-                    message = parse(text)
-                except ProtocolError as exc:
-                    if not await refuse(exc.code, str(exc)):
-                        break
-                    continue
-                if not await hub.receive(connection, message) and not await refuse("", "", tell=False):
-                    break
-        except (WebSocketDisconnect, RuntimeError):
-            pass
-        finally:
-            connection.closed = True
-            await hub.disconnect(connection)
-            hub.guard.close_socket(client)
-            sender.cancel()
-            outbox.close()
-            connection.send = gone  # its closure held the connection: a cycle that only a full collection frees
-            connection.close = None
-
-    async def door(scope: Scope, receive: Receive, send: Send) -> None:
-        """Every socket but ``/ws`` (a score sheet's): the page's origin and the client's share of sockets."""
-        websocket = WebSocket(scope, receive, send)
-        if not settings.origin_allowed(websocket.headers.get("origin"), websocket.headers.get("host")):
-            await websocket.close(CLOSE_POLICY)
-            return
-        client = client_of(websocket)
-        if not hub.guard.open_socket(client):
-            await websocket.close(CLOSE_LIMIT)
-            return
-        try:
-            await app.route(scope, receive, send)
-        finally:
-            hub.guard.close_socket(client)
-
-    app.socket = socket
-    app.door = door
+    app.socket = sockets.room
+    app.door = functools.partial(sockets.door, route=app.route)
     return app

@@ -50,16 +50,16 @@ class HubCollector(Collector):
         connections = GaugeMetricFamily("eights_connections", "WebSockets open in rooms")
         connections.add_metric([], sum(len(room.connections) for room in hub.rooms.values()))
         yield connections
-        if hub.cluster is not None:
+        if hub.cluster is not None and hub.relays is not None:
             relayed = GaugeMetricFamily(
                 "eights_relayed_connections", "WebSockets held here for rooms another instance owns"
             )
-            relayed.add_metric([], len(hub.relayed))
+            relayed.add_metric([], len(hub.relays.relayed))
             yield relayed
             remote = GaugeMetricFamily(
                 "eights_remote_connections", "WebSockets other instances hold to rooms owned here"
             )
-            remote.add_metric([], len(hub.remote))
+            remote.add_metric([], len(hub.relays.remote))
             yield remote
             redis = GaugeMetricFamily("eights_redis_up", "Whether Redis answered this instance's last heartbeat")
             redis.add_metric([], 1 if hub.cluster.up else 0)

@@ -36,8 +36,8 @@ from eights.engine.actions import Bury
 from eights.review import Decision, Review, ReviewSettings, Task, review_decision, tasks_of, unit_of
 from eights.rules import RuleSet
 from eights.store import Store, StoreError
-from eights.store.matches import Reviews
-from eights.table.narrate import sorted_hand
+from eights.store.reviews import Reviews
+from eights.table.phrases import sorted_hand
 from eights.web.guard import Guard
 from eights.web.settings import Limits
 from eights.web.tableview import card_json

@@ -43,7 +43,7 @@ from eights.rules.ruleset import parse_option_list
 from eights.scorecard import MAX_ROUNDS, Sheet, SheetError, next_words, sheet_json, to_csv
 from eights.scorecard.scoring import pack_list, scoring_data
 from eights.store import StoreError
-from eights.store.matches import now
+from eights.store.db import now
 from eights.store.sheets import NoSuchSheet, NotAllowed, SharedSheet, Sheets, StaleSheet
 from eights.web.rooms import SWEEP_EVERY, rules_from
 from eights.web.settings import Limits

@@ -28,15 +28,9 @@ from eights.engine.events import (
     SuitNamed,
 )
 from eights.table import Session
-from eights.table.narrate import (
-    Narrator,
-    action_words,
-    duty_lines,
-    prompt_words,
-    result_lines,
-    round_lines,
-    sorted_hand,
-)
+from eights.table.narrator import Narrator
+from eights.table.phrases import action_words, duty_lines, result_lines, round_lines, sorted_hand
+from eights.table.prompts import prompt_words
 
 
 def card_json(card: Card, playable: bool = False) -> dict[str, Any]:

@@ -15,13 +15,11 @@ from textual.widgets import Button, Label, Static
 from eights.cards import Card
 from eights.engine import Action, NameSuit, Play, View
 from eights.engine.actions import Bury, ChoosePlayer
-from eights.table.narrate import (
-    count_words,
-    sorted_hand,
-)
+from eights.table.phrases import sorted_hand
 from eights.table.session import Session
 from eights.tui.style import card_style, styled
 from eights.tui.widgets import NUMBER_KEYS
+from eights.words import count_words
 
 
 class ChoiceDialog(ModalScreen[Action]):

@@ -12,15 +12,10 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Button, Footer, Label, Static
 
-from eights.table.narrate import (
-    cards_text,
-    count_words,
-    event_words_round,
-    result_lines,
-    sorted_hand,
-)
+from eights.table.phrases import cards_text, event_words_round, result_lines, sorted_hand
 from eights.table.session import Session
 from eights.tui.style import styled
+from eights.words import count_words
 
 
 class MatchEndScreen(Screen[str]):

@@ -13,11 +13,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Label, Static
 
 from eights.engine.events import RoundOver, RoundStarted
-from eights.table.narrate import (
-    cards_text,
-    round_lines,
-    sorted_hand,
-)
+from eights.table.phrases import cards_text, round_lines, sorted_hand
 from eights.table.session import Session
 from eights.tui.style import styled
 

@@ -10,8 +10,8 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Footer, Label, Static
 
-from eights.describe import describe, heading
 from eights.rules import RuleSet
+from eights.rules.describe import describe, heading
 from eights.tui.style import styled
 
 

@@ -26,8 +26,8 @@ from textual.screen import Screen
 from textual.suggester import Suggester
 from textual.widgets import Button, DataTable, Footer, Header, Input, Label, Select, Static
 
-from eights.cli_common import rules_headline
 from eights.rules import PRESETS, RulesError, load_preset, resolve_rules
+from eights.rules.describe import rules_headline
 from eights.scorecard import (
     LeftInput,
     RoundResult,
@@ -38,10 +38,10 @@ from eights.scorecard import (
     scored_words,
 )
 from eights.scorecard.entry import Left
-from eights.scorecard.setup import player_list
 from eights.store import StoreError
 from eights.store.sheets import Sheets
 from eights.tui.style import styled
+from eights.words import and_list
 
 #: The "went out" choice of a blocked round.
 BLOCKED = "__blocked__"
@@ -281,7 +281,7 @@ class SheetScreen(Screen[None]):
             head.append(f"Round {sheet.next_round}{of}: ", style="bold")
             head.append(f"{sheet.dealer} deals {sheet.hand_size} {cards} each", style="bold yellow")
         scoring = sheet.describe_scoring()
-        head.append(f"\nPlayers, clockwise: {player_list(list(sheet.players))}. {scoring[:1].upper()}{scoring[1:]}.")
+        head.append(f"\nPlayers, clockwise: {and_list(list(sheet.players))}. {scoring[:1].upper()}{scoring[1:]}.")
         self.query_one("#sheet-head", Static).update(head)
         table = self.query_one("#rounds", DataTable)
         cursor = table.cursor_row
@@ -382,7 +382,7 @@ class SheetScreen(Screen[None]):
         chosen = self.query_one("#out", Select)
         out = chosen.value
         if chosen.is_blank():
-            raise SheetError(f"choose who went out ({player_list(list(sheet.players))}), or No one: blocked")
+            raise SheetError(f"choose who went out ({and_list(list(sheet.players))}), or No one: blocked")
         left: dict[str, LeftInput] = {}
         for seat, name in enumerate(sheet.players):
             text = self.query_one(f"#left-{seat}", Input).value

@@ -14,9 +14,10 @@ from textual.screen import Screen
 from textual.widgets import Button, Footer, Header, Input, Label, Select, Static
 
 from eights.bots import LEVELS
-from eights.describe import heading
+from eights.names import HUMAN
 from eights.rules import PRESETS, RulesError, RuleSet, load_preset, option_names
-from eights.table.session import HUMAN, SPEED_WORDS, SPEEDS, PlayConfig, UsageError, parse_names
+from eights.rules.describe import heading
+from eights.table.session import SPEED_WORDS, SPEEDS, PlayConfig, UsageError, parse_names
 from eights.tui.screens.rules import RulesScreen
 
 OPTION_LABELS = {

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import threading
-import time
 from contextlib import suppress
 from functools import partial
 from typing import ClassVar
@@ -22,16 +21,12 @@ from textual.widgets import Footer, Header, Static
 from eights.engine import Action, IllegalAction, Play, View
 from eights.engine.actions import PLAY
 from eights.engine.events import RoundOver, RoundStarted
-from eights.table.narrate import (
-    Line,
-    Narrator,
-    header_words,
-    hint_words,
-    pretty_cards,
-    prompt_words,
-    sorted_hand,
-)
+from eights.table.lines import Line
+from eights.table.narrator import Narrator
+from eights.table.phrases import hint_words, pretty_cards, sorted_hand
+from eights.table.prompts import header_words, prompt_words
 from eights.table.session import SPEED_WORDS, Session
+from eights.table.turns import computer_move, next_turn
 from eights.tui.screens.dialogs import BuryDialog, ChoiceDialog, ConfirmDialog, JackDialog, PlayerDialog, SuitDialog
 from eights.tui.screens.match_end import MatchEndScreen
 from eights.tui.screens.pass_device import PassDeviceScreen
@@ -229,11 +224,11 @@ class TableScreen(Screen[None]):
 
     def advance(self) -> None:
         """After every change: a computer's move (paced), a person's choice, or nothing."""
-        game = self.session.game
-        if self._waiting or self._bot_pending or game.is_over:
+        turn = next_turn(self.session)
+        if self._waiting or self._bot_pending or turn is None:
             return
-        seat = game.to_act
-        if self.session.is_human(seat):
+        seat = turn.seat
+        if turn.person:
             if seat != self.viewer:
                 self.pass_device(seat)
                 return
@@ -253,12 +248,8 @@ class TableScreen(Screen[None]):
 
     def think(self, seat: int, bot_view: View, delay: float) -> None:
         """In a worker thread: the computer's choice, then the rest of the pause, then back to the app."""
-        started = time.monotonic()
-        action = self.session.bots[seat].choose(bot_view)
-        rest = delay - (time.monotonic() - started)
-        if rest > 0 and self._gone.wait(rest):
-            return
-        if not self._gone.is_set():
+        action = computer_move(self.session.bots[seat], bot_view, delay, wait=self._gone.wait)
+        if action is not None and not self._gone.is_set():
             with suppress(RuntimeError):  # the app closed meanwhile
                 self.app.call_from_thread(self.bot_acts, seat, action)
 

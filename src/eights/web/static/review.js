@@ -6,7 +6,7 @@
 
 import { $, button, el, flash } from "./dom.js";
 import { cardFace } from "./cards.js";
-import { drawCentre, drawSeats, fanOut } from "./table.js";
+import { drawCentre, drawSeats, fanOut } from "./felt.js";
 
 const POLL = 700; // ms between two looks at a review under way
 

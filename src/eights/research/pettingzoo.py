@@ -12,12 +12,12 @@ step costs a fraction of what the two wrappers cost (``bench/env.py``).
   engine says must act (``Game.to_act``): usually the seat whose turn it is, but another seat
   drops jacks after a queen or buries a card after four in a row.
 - Actions are numbers in a fixed ``Discrete`` space per rule set and player count
-  (``eights.encoding.ActionSpace``, whose docstring lists the order); every observation holds an
+  (``eights.research.encoding.ActionSpace``, whose docstring lists the order); every observation holds an
   ``action_mask`` (1 for each legal action). An action the mask refuses raises ``ValueError``
   naming it and the legal ones, and changes nothing.
 - Observations are ``{"observation": float32 vector, "action_mask": int8 vector}``; the vector is
   ``encode(view(game, seat))`` for the agent's seat (the engine's one redaction, laid out as
-  ``eights.encoding`` documents), kept up to date step by step by ``eights.encoding.Observer``.
+  ``eights.research.encoding`` documents), kept up to date step by step by ``eights.research.encoding.Observer``.
 - Rewards come only when the match ends, from its outcome: each winner gets +1 and each other
   seat -1 (several winners share a tie, each getting +1). ``reward="zero_sum"``: each other seat
   -1 and the winners share what they lose (at two players +1 and -1, a tie 0 each), so the rewards
@@ -54,8 +54,9 @@ from pettingzoo.utils import wrappers
 
 from eights.bots import Bot
 from eights.bots.spec import research_bot
-from eights.encoding import REWARDS, ActionSpace, Observer, check_reward, observation_size, step_rewards, table_text
 from eights.engine import Game, LiveViews, View
+from eights.research.encoding import ActionSpace, observation_size, table_text
+from eights.research.observer import REWARDS, Observer, check_reward, step_rewards
 from eights.rules import RuleSet, load_preset
 from eights.tournament import wilson
 

@@ -1,23 +1,26 @@
-"""What the command modules share: the rule-choosing options, the headline, the progress bar and tidy help.
-
-``eights.cli`` registers ``play`` (``eights.tui``) and ``tournament`` (``eights.tournament``),
-so those modules cannot import from it; all three import from here.
-"""
+"""What the command modules share: the group that imports each command only when it is asked for, the
+rule-choosing options, errors in one line, the console, the progress bar and tidy help. Rich is imported
+only where it draws, so that ``eights --version`` does not load it."""
 
 from __future__ import annotations
 
+import importlib
 import inspect
 import re
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, NoReturn
+from typing import TYPE_CHECKING, Annotated, Any, ClassVar, NoReturn
 
 import typer
 from typer.core import TyperArgument, TyperGroup, TyperOption
 
-from eights.rules import PRESETS, RuleSet
+from eights.cards import CardError
+from eights.engine import ActionError
+from eights.record import RecordError
+from eights.rules import PRESETS, RulesError
+from eights.words import count_words
 
 #: The exit status of a command refused for bad input.
 USAGE_ERROR = 2
@@ -36,7 +39,7 @@ def stopped_after(played: int, asked: int) -> None:
 
     The caller prints what the finished games give, then exits with ``INTERRUPTED``.
     """
-    typer.echo(f"Stopped after {played} of {count(asked, 'game')}.", err=True)
+    typer.echo(f"Stopped after {played} of {count_words(asked, 'game')}.", err=True)
 
 
 def stopped_before_a_game() -> NoReturn:
@@ -78,24 +81,6 @@ RulesOption = Annotated[
         help="A house-rules TOML file instead of a preset (see `eights rules PRESET --save FILE`).",
     ),
 ]
-
-
-def count(n: int, word: str, plural: str = "") -> str:
-    """``1 game``, ``2 games`` (``plural`` for words that take more than an s)."""
-    return f"{n} {word if n == 1 else plural or word + 's'}"
-
-
-def rules_headline(rules: RuleSet, rules_file: Path | str | None = None) -> str:
-    """The rule set's title with where it comes from and every rule it changes from its preset.
-
-    ``Classic Crazy Eights (classic)``, ``Classic Crazy Eights (classic with deal=7, target=100)``,
-    ``House (house.toml: action with stacking=true)``.
-    """
-    base, changes = rules.changes()
-    source = f"{rules_file}: {base}" if rules_file is not None else base
-    if changes:
-        source += " with " + ", ".join(changes)
-    return f"{rules.title} ({source})"
 
 
 # ----- help that reads cleanly -------------------------------------------------------------
@@ -144,6 +129,27 @@ class TidyHelpGroup(TyperGroup):
             typer.echo("Stopped.", err=True)
             sys.exit(INTERRUPTED)
         sys.exit(code if isinstance(code, int) else 0)
+
+
+class LazyGroup(TidyHelpGroup):
+    """A command group whose commands (``lazy``: a name each, and the ``module:attribute`` of its function or
+    Typer group) are imported only when one is run or listed in the help: a command that runs loads its own
+    module and what that needs, nothing of the others."""
+
+    lazy: ClassVar[dict[str, str]] = {}
+
+    def list_commands(self, ctx: Any) -> list[str]:
+        return [*self.lazy, *(name for name in super().list_commands(ctx) if name not in self.lazy)]
+
+    def get_command(self, ctx: Any, cmd_name: str) -> Any:
+        if cmd_name in self.lazy and cmd_name not in self.commands:
+            module, _, attribute = self.lazy[cmd_name].partition(":")
+            target = getattr(importlib.import_module(module), attribute)
+            if not isinstance(target, typer.Typer):
+                target, function = typer.Typer(), target
+                target.command(cmd_name)(function)
+            self.add_command(typer.main.get_command(target), cmd_name)
+        return super().get_command(ctx, cmd_name)
 
 
 #: What the type checks under Typer say, in the player's words.
@@ -293,3 +299,48 @@ def progress_bar(
     ) as progress:
         task = progress.add_task(description, total=total)
         yield lambda _: progress.advance(task)
+
+
+JsonOption = Annotated[bool, typer.Option("--json", help="Print one JSON object instead of text.")]
+
+
+class UsageError(ValueError):
+    """A command line that asks for something impossible."""
+
+
+@contextmanager
+def clear_errors() -> Iterator[None]:
+    """Turn the package's errors about bad input into one line and exit status 2."""
+    try:
+        yield
+    except (RulesError, CardError, RecordError, ActionError, UsageError) as exc:
+        fail(str(exc))
+    except OSError as exc:
+        where = f"{exc.filename}: " if exc.filename else ""
+        fail(f"file error: {where}{exc.strerror or exc}")
+
+
+def console() -> Console:
+    """A console on stdout; no wrapping and no colour when stdout is not a terminal."""
+    from rich.console import Console
+
+    out = Console(highlight=False)
+    if not out.is_terminal:
+        out.soft_wrap = True
+    return out
+
+
+RED_CARD = r"(?:10|[2-9AJQK])[♥♦]|[♥♦]"
+BLACK_CARD = r"(?:10|[2-9AJQK])[♣♠]|[♣♠]"
+JOKER_CARD = r"\b(?:GJ|JK)\b"
+
+
+def styled(text: str, style: str = "") -> Text:
+    """Text with every card and suit symbol coloured: hearts and diamonds red, clubs and spades bold."""
+    from rich.text import Text
+
+    out = Text(text, style=style)
+    out.highlight_regex(RED_CARD, "bold red")
+    out.highlight_regex(BLACK_CARD, "bold")
+    out.highlight_regex(JOKER_CARD, "bold magenta")
+    return out

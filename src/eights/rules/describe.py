@@ -12,10 +12,12 @@ reference in the repository, which gives the sources and every decision.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
 from eights.cards import Card, CardError, parse_rank, rank_text
 from eights.rules import RuleSet
 from eights.rules import ruleset as ruleset_module
+from eights.words import and_list, article, count_spelled, count_words, or_list
 
 #: The rules reference in the repository: each preset's source and the reason for every decision.
 REFERENCE = "docs/rules.md"
@@ -98,46 +100,16 @@ def pattern_words(pattern: str) -> str:
         return pattern
 
 
-def _or_list(items: list[str]) -> str:
-    if len(items) <= 1:
-        return "".join(items)
-    return ", ".join(items[:-1]) + " or " + items[-1]
-
-
-def _and_list(items: list[str]) -> str:
-    if len(items) <= 1:
-        return "".join(items)
-    return ", ".join(items[:-1]) + " and " + items[-1]
-
-
-def _a(words: str) -> str:
-    """The article for a card's words: ``an 8``, ``an A``, ``a 2``."""
-    return ("an " if words[:1] in ("8", "A", "E") or words.startswith("11") else "a ") + words
-
-
-def _count(n: int, word: str) -> str:
-    return f"{n} {word}{'' if n == 1 else 's'}"
-
-
-_NUMBER_WORDS = ("no", "one", "two", "three", "four")
-
-
-def _count_words(n: int, word: str) -> str:
-    """``One 52-card pack``, ``2 packs`` spelled for the start of a sentence."""
-    text = _NUMBER_WORDS[n] if n < len(_NUMBER_WORDS) else str(n)
-    return f"{text.capitalize()} {word}{'' if n == 1 else 's'}"
-
-
 def _patterns_with(rules: RuleSet, kind: str) -> list[str]:
     return [p for p, effects in rules.effects if any(e.partition(":")[0] == kind for e in effects)]
 
 
 def _chain_cards(rules: RuleSet) -> str:
-    return _or_list([pattern_words(p) for p in _patterns_with(rules, "chain")]) or "chain card"
+    return or_list([pattern_words(p) for p in _patterns_with(rules, "chain")]) or "chain card"
 
 
 def _wild_cards(rules: RuleSet) -> str:
-    return _or_list([pattern_words(p) for p in _patterns_with(rules, "wild")])
+    return or_list([pattern_words(p) for p in _patterns_with(rules, "wild")])
 
 
 def effect_words(rules: RuleSet, effect: str) -> str:
@@ -157,22 +129,23 @@ def effect_words(rules: RuleSet, effect: str) -> str:
     if kind == "reverse":
         return "reverses the direction of play"
     if kind == "draw":
-        return f"the next player draws {_count(n, 'card')} and loses the turn"
+        return f"the next player draws {count_words(n, 'card')} and loses the turn"
     if kind == "chain":
         return (
-            f"starts or grows a chain: the next player must play {_a(_chain_cards(rules))} or draw the whole chain, "
-            f"{_count(n, 'card')} for each card in it; drawing ends that player's turn"
+            f"starts or grows a chain: the next player must play {article(_chain_cards(rules))} or draw the whole "
+            "chain, "
+            f"{count_words(n, 'card')} for each card in it; drawing ends that player's turn"
         )
     if kind == "penalty":
-        return f"the next player draws {_count(n, 'card')} and still plays their turn"
+        return f"the next player draws {count_words(n, 'card')} and still plays their turn"
     if kind == "cancel":
-        cancels = _or_list([pattern_words(p) for p in _patterns_with(rules, "cancel")])
+        cancels = or_list([pattern_words(p) for p in _patterns_with(rules, "cancel")])
         return (
-            f"cancels the effect of the next card played on it: a wild still names its suit, and {_a(cancels)} "
-            f"on {_a(cancels)} is itself cancelled, so the card after it acts normally"
+            f"cancels the effect of the next card played on it: a wild still names its suit, and {article(cancels)} "
+            f"on {article(cancels)} is itself cancelled, so the card after it acts normally"
         )
     if kind == "choose_draw":
-        return f"its player chooses any player, themselves included, who draws {_count(n, 'card')}"
+        return f"its player chooses any player, themselves included, who draws {count_words(n, 'card')}"
     if kind == "swap":
         return (
             "its player chooses an opponent; each takes one random card from the other's hand, unseen, both "
@@ -194,7 +167,7 @@ def effect_words(rules: RuleSet, effect: str) -> str:
         )
     if kind == "follow":
         wild = _wild_cards(rules)
-        follow_me = "a card of the top card's suit" + (f" or {_a(wild)}" if wild else "")
+        follow_me = "a card of the top card's suit" + (f" or {article(wild)}" if wild else "")
         return (
             "follow-me: its player may lay more cards of its rank, one at a time, then must lay a follow-me card "
             f"({follow_me}); a player holding one must play it, and one without draws a card and must play it "
@@ -214,19 +187,19 @@ def _effects_words(rules: RuleSet, effects: tuple[str, ...]) -> str:
 
 def _players(rules: RuleSet) -> list[str]:
     rows = sorted(rules.seats)
-    where = [f"{_count(p, 'pack')} for {lo}-{hi} players" for p, lo, hi in rows]
+    where = [f"{count_words(p, 'pack')} for {lo}-{hi} players" for p, lo, hi in rows]
     lines = []
     if rules.packs == 0:
-        lines.append(f"The fewest 52-card packs that seat the players: {_and_list(where)}.")
+        lines.append(f"The fewest 52-card packs that seat the players: {and_list(where)}.")
     else:
         lo, hi = next((lo, hi) for p, lo, hi in rows if p == rules.packs)
-        lines.append(f"{_count_words(rules.packs, '52-card pack')}, for {lo}-{hi} players.")
+        lines.append(f"{count_spelled(rules.packs, '52-card pack')}, for {lo}-{hi} players.")
         others = [w for (p, _, _), w in zip(rows, where, strict=True) if p != rules.packs]
         if others:
-            lines.append(f"Other pack counts by option (packs=N, or packs=auto for the fewest): {_and_list(others)}.")
+            lines.append(f"Other pack counts by option (packs=N, or packs=auto for the fewest): {and_list(others)}.")
     expanded = getattr(rules, "expanded_deck", "false")
     if expanded != "false":
-        removed = _and_list([pattern_words(p) for p in getattr(rules, "expanded_remove", ())])
+        removed = and_list([pattern_words(p) for p in getattr(rules, "expanded_remove", ())])
         without = f" without {removed}" if removed else ""
         most = getattr(rules, "expanded_max_players", 0)
         up_to = f", for up to {most} players" if most else ""
@@ -252,7 +225,7 @@ def _deal(rules: RuleSet) -> list[str]:
     schedule = rules.schedule
     if schedule:
         sizes = ", ".join(str(s) for s in schedule)
-        lines.append(f"{_count(len(schedule), 'round')}, dealing {sizes} cards to each player in turn.")
+        lines.append(f"{count_words(len(schedule), 'round')}, dealing {sizes} cards to each player in turn.")
         if rules.short_schedule and not rules.short_rounds:
             short = ", ".join(str(s) for s in rules.short_schedule)
             lines.append(f"Option short_rounds=true plays {short} instead; rounds=8,6,4 sets any list of hand sizes.")
@@ -277,14 +250,15 @@ def _deal(rules: RuleSet) -> list[str]:
 def _starter(rules: RuleSet) -> list[str]:
     lines = []
     if rules.starter_bury:
-        cards = _or_list([pattern_words(p) for p in rules.starter_bury])
+        cards = or_list([pattern_words(p) for p in rules.starter_bury])
         lines.append(
             f"A starter {cards} is buried in the middle of the stock and the next card turned, again while needed."
         )
     if rules.starter_turn_over:
-        cards = _or_list([pattern_words(p) for p in rules.starter_turn_over])
+        cards = or_list([pattern_words(p) for p in rules.starter_turn_over])
         lines.append(
-            f"While the starter is {_a(cards)}, the dealer turns another card onto it; if the stock runs out first, "
+            f"While the starter is {article(cards)}, the dealer turns another card onto it; if the stock runs out "
+            "first, "
             "the last card turned stays, with no effect."
         )
     kinds = set(rules.starter_effects)
@@ -306,12 +280,12 @@ def _starter(rules: RuleSet) -> list[str]:
                 words.append("the player at the dealer's left is skipped")
             elif kind == "draw":
                 words.append(
-                    f"the first player draws {_count(int(effect.partition(':')[2]), 'card')} and loses the turn"
+                    f"the first player draws {count_words(int(effect.partition(':')[2]), 'card')} and loses the turn"
                 )
             elif kind == "chain":
                 words.append(f"it starts a chain of {effect.partition(':')[2]} for the first player")
             elif kind == "penalty":
-                words.append(f"the first player draws {_count(int(effect.partition(':')[2]), 'card')}")
+                words.append(f"the first player draws {count_words(int(effect.partition(':')[2]), 'card')}")
             elif kind == "cancel":
                 words.append("it cancels the effect of the first card played on it")
             else:
@@ -332,7 +306,7 @@ def _turn(rules: RuleSet) -> list[str]:
     same = [pattern_words(r) for r in getattr(rules, "same_number", ())]
     if len(same) > 1:
         lines.append(
-            f"{_and_list(same)} count as the same number: any {same[0]} plays on any {same[1]} and the other way round."
+            f"{and_list(same)} count as the same number: any {same[0]} plays on any {same[1]} and the other way round."
         )
     if rules.draw == "until_playable":
         if rules.draw_at_will:
@@ -353,15 +327,15 @@ def _turn(rules: RuleSet) -> list[str]:
         lines.append("If you cannot play, draw one card and your turn ends: the drawn card waits for your next turn.")
     else:
         lines.append(
-            f"If you cannot play, draw up to {_count(rules.draw_limit, 'card')}, one at a time, playing when you "
-            f"can; after {_count(rules.draw_limit, 'draw')} you may pass."
+            f"If you cannot play, draw up to {count_words(rules.draw_limit, 'card')}, one at a time, playing when you "
+            f"can; after {count_words(rules.draw_limit, 'draw')} you may pass."
         )
     if rules.draw_at_will and rules.draw != "until_playable":
         lines.append("You may draw even when holding a playable card.")
     elif not rules.draw_at_will and rules.draw != "until_playable":
         lines.append("You may not draw while holding a playable card.")
     if rules.forced_play_exempt:
-        cards = _or_list([pattern_words(p) for p in rules.forced_play_exempt])
+        cards = or_list([pattern_words(p) for p in rules.forced_play_exempt])
         lines.append(f"A player whose only playable cards are {cards} may draw instead of playing them.")
     if rules.reshuffle:
         lines.append(
@@ -378,31 +352,32 @@ def _special(rules: RuleSet) -> list[str]:
     grouped: dict[tuple[str, ...], list[str]] = {}
     for pattern, effects in table:
         grouped.setdefault(effects, []).append(pattern_words(pattern))
-    lines = [f"{_and_list(cards)}: {_effects_words(rules, effects)}." for effects, cards in grouped.items()]
+    lines = [f"{and_list(cards)}: {_effects_words(rules, effects)}." for effects, cards in grouped.items()]
     if not lines:
         lines.append("No card is special: every card just matches by rank or suit.")
     ranks = {parse_rank_or_none(p) for p, _ in table} - {None}
     overrides = [p for p, _ in table if parse_rank_or_none(p) is None and _card_rank(p) in ranks]
     if overrides:
-        cards = _and_list([pattern_words(p) for p in overrides])
+        cards = and_list([pattern_words(p) for p in overrides])
         lines.append(f"A card named with its suit ({cards}) has only its own effect, not its rank's.")
     if _patterns_with(rules, "chain"):
         chain = _chain_cards(rules)
         lines.append(
-            f"While a chain is pending only {_a(chain)} may be played, a wild included; a player may always draw the "
+            f"While a chain is pending only {article(chain)} may be played, a wild included; a player may always "
+            "draw the "
             "chain instead, even holding a card that answers it."
         )
         if rules.chain_survives_out:
-            lines.append(f"Going out on {_a(chain)} still makes the next player draw the whole chain.")
+            lines.append(f"Going out on {article(chain)} still makes the next player draw the whole chain.")
     if _patterns_with(rules, "follow") and rules.follow_blocks_out:
-        cards = _or_list([pattern_words(p) for p in _patterns_with(rules, "follow")])
+        cards = or_list([pattern_words(p) for p in _patterns_with(rules, "follow")])
         lines.append(
-            f"A round cannot end on {_a(cards)}: a player whose last card was one must still follow or draw; with "
+            f"A round cannot end on {article(cards)}: a player whose last card was one must still follow or draw; with "
             "nothing to draw they stay in the round with no cards."
         )
     if getattr(rules, "four_in_a_row", False):
         same = [pattern_words(r) for r in getattr(rules, "same_number", ())]
-        together = f" ({_and_list(same)} count as one number)" if len(same) > 1 else ""
+        together = f" ({and_list(same)} count as one number)" if len(same) > 1 else ""
         lines.append(
             f"Four in a row: the moment a fourth card of one number lands directly on three of that number"
             f"{together}, every player, starting with the one who laid it and then in turn order, puts one card "
@@ -444,13 +419,13 @@ def _two_players(rules: RuleSet) -> list[str]:
     turning = _patterns_with(rules, "skip") + _patterns_with(rules, "reverse")
     if not turning:
         return []
-    cards = _or_list([pattern_words(p) for p in turning])
+    cards = or_list([pattern_words(p) for p in turning])
     if not rules.two_player_extra_turn:
         return [
             "A skip gives the same player another turn; a reverse just reverses, so the other player plays next "
             "(option two_player_extra_turn=true makes every skip or reverse give another turn)."
         ]
-    lines = [f"A turn in which {_a(cards)} is laid is followed by another turn of the same player."]
+    lines = [f"A turn in which {article(cards)} is laid is followed by another turn of the same player."]
     if {"skip", "reverse"} & set(rules.starter_effects) and not rules.starter_reverse_dealer_first:
         lines.append("So a starter that skips or reverses lets the dealer play first.")
     return lines
@@ -492,7 +467,7 @@ def _ranges(ranks: list[str]) -> str:
     words: list[str] = []
     for run in runs:
         words.extend([f"{run[0]}-{run[-1]}"] if len(run) > 2 else [str(x) for x in run])
-    return _and_list(words)
+    return and_list(words)
 
 
 def _scoring(rules: RuleSet) -> list[str]:
@@ -535,7 +510,8 @@ def _end(rules: RuleSet) -> list[str]:
         lines.append("The game is one round: the first player out wins.")
     elif rules.schedule:
         lines.append(
-            f"The game is {_count(len(rules.schedule), 'round')}; then the {best} total wins, ties sharing the win."
+            f"The game is {count_words(len(rules.schedule), 'round')}; "
+            f"then the {best} total wins, ties sharing the win."
         )
     else:
         ends = []
@@ -546,7 +522,7 @@ def _end(rules: RuleSet) -> list[str]:
             examples = ", ".join(f"{per * n} for {n}" for n in range(rules.min_players, min(rules.max_players, 7) + 1))
             ends.append(f"a player's total reaches {per} per player ({examples} players)")
         if rules.hands:
-            ends.append(f"{_count(rules.hands, 'round')} have been played")
+            ends.append(f"{count_words(rules.hands, 'round')} have been played")
         if ends:
             lines.append(
                 f"Rounds are played until {' or '.join(ends)}; then the {best} total wins, ties sharing the win."
@@ -572,3 +548,16 @@ __all__ = [
     "pattern_words",
     "score_table_words",
 ]
+
+
+def rules_headline(rules: RuleSet, rules_file: Path | str | None = None) -> str:
+    """The rule set's title with where it comes from and every rule it changes from its preset.
+
+    ``Classic Crazy Eights (classic)``, ``Classic Crazy Eights (classic with deal=7, target=100)``,
+    ``House (house.toml: action with stacking=true)``.
+    """
+    base, changes = rules.changes()
+    source = f"{rules_file}: {base}" if rules_file is not None else base
+    if changes:
+        source += " with " + ", ".join(changes)
+    return f"{rules.title} ({source})"

@@ -13,52 +13,12 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from eights.cli_common import fail, fit_words
+from eights.cli.common import JsonOption, console, fail, fit_words
+from eights.cli.database import DbOption, open_store
 from eights.engine import Event
 from eights.engine.events import RoundOver, RoundStarted
 from eights.record import RecordError
-from eights.store import ENV_VAR, MatchSummary, Store, StoreError, database_file, database_url
-
-DbOption = Annotated[
-    str | None,
-    typer.Option(
-        "--db",
-        metavar="FILE|URL",
-        help=f"The match database: a SQLite file or a URL like postgresql://user@host/name "
-        f"(default: ${ENV_VAR}, else eights.db in your data folder).",
-    ),
-]
-JsonOption = Annotated[bool, typer.Option("--json", help="Print one JSON object instead of text.")]
-
-
-def open_store(db: str | None, reading: bool = False) -> Store:
-    """The match store the options name, opened; a problem ends the command with one line.
-
-    A command that only ``reading`` creates nothing: a SQLite file that is not there is refused in one
-    line when ``--db`` named it (a mistyped path), and read as an empty store (in memory) when it is
-    the standing one (``$EIGHTS_DATABASE_URL`` or the default), which the first saved match makes.
-    """
-    try:
-        url = database_url(db)
-        path = database_file(url)
-        if reading and path is not None and not path.exists():
-            if db is not None:
-                fail(
-                    f"there is no database at {path}: nothing has been saved there; check the path, "
-                    "or leave out --db for your own"
-                )
-            url = url.set(database=":memory:")
-        return Store(url)
-    except StoreError as exc:
-        fail(str(exc))
-
-
-def console() -> Console:
-    out = Console(highlight=False)
-    if not out.is_terminal:
-        out.soft_wrap = True
-    return out
-
+from eights.store import MatchSummary, StoreError
 
 history_app = typer.Typer(
     name="history",

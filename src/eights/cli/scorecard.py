@@ -26,9 +26,10 @@ from rich.table import Table
 from rich.text import Text
 
 from eights.cards import CardError
-from eights.cli_common import OptionsOption, RulesOption, VariantOption, fail, fit_words, rules_headline
-from eights.history import DbOption, JsonOption, console, open_store
+from eights.cli.common import JsonOption, OptionsOption, RulesOption, VariantOption, console, fail, fit_words
+from eights.cli.database import DbOption, open_store
 from eights.rules import RulesError, resolve_rules
+from eights.rules.describe import rules_headline
 from eights.scorecard import (
     LeftInput,
     RoundNumberError,
@@ -43,10 +44,10 @@ from eights.scorecard import (
     to_csv,
     totals_words,
 )
-from eights.scorecard.setup import player_list
 from eights.scorecard.sheet import describe_entry
 from eights.store import StoreError
 from eights.store.sheets import SheetPlayerStats, Sheets, SheetSummary
+from eights.words import and_list
 
 __all__ = ["scorecard_app"]
 
@@ -181,7 +182,7 @@ def print_round(out: Console, sheet: Sheet, result: RoundResult, head: str) -> N
 
 def print_sheet(out: Console, sheet_id: int, sheet: Sheet) -> None:
     out.print(Text(f"Score sheet {sheet_id}: {rules_headline(sheet.rules)}", style="bold"))
-    out.print(f"Players, clockwise: {player_list(list(sheet.players))}. {sheet.describe_scoring().capitalize()}.")
+    out.print(f"Players, clockwise: {and_list(list(sheet.players))}. {sheet.describe_scoring().capitalize()}.")
     if sheet.setup.teams:
         out.print("Teams: " + ", ".join(sheet.setup.team_name(team) for team in sheet.setup.teams) + ".")
     if sheet.rounds:
@@ -233,7 +234,7 @@ def scorecard_command(
         if sheet_id is not None or plain:
             fail(f"--sheet and --plain open the sheet in the terminal; give them without `{ctx.invoked_subcommand}`")
         return
-    from eights.tui import at_a_terminal
+    from eights.cli.play import at_a_terminal
 
     store = open_store(db)
     try:
@@ -297,7 +298,7 @@ def new_command(
     out.print(Text(f"Score sheet {sheet_id}: {rules_headline(rules, rules_file)}", style="bold"))
     first = sheet.dealer
     drawn = " (drawn at random; --dealer NAME chooses)" if dealer is None else ""
-    out.print(f"Players, clockwise: {player_list(list(sheet.players))}; {first} deals first{drawn}.")
+    out.print(f"Players, clockwise: {and_list(list(sheet.players))}; {first} deals first{drawn}.")
     out.print(sheet.describe_scoring().capitalize() + ".")
     out.print(next_words(sheet))
     out.print(

@@ -7,7 +7,7 @@ every seat, as PettingZoo's environment plays it one game at a time.
 
 - ``reset()`` and ``step(actions)`` return ``observations``, one float32 array of shape
   ``(num_games, observation_size)``: row ``i`` is ``encode(view(game_i, seat_i))`` (laid out as
-  ``eights.encoding`` documents), and ``masks``, one int8 array of shape ``(num_games, actions)``:
+  ``eights.research.encoding`` documents), and ``masks``, one int8 array of shape ``(num_games, actions)``:
   1 for each legal action of that seat. ``seats`` (int64, ``(num_games,)``) says whose row it is.
 - ``step(actions)`` takes one action number per game (an array or a list). An action a mask
   refuses raises ``ValueError`` naming the game, the action and the legal ones; the games before
@@ -20,12 +20,12 @@ every seat, as PettingZoo's environment plays it one game at a time.
 - ``terminated`` and ``truncated`` (bool, ``(num_games,)``): the game ended on that step (a round
   stopped by the rules' safety cap truncates, without reward). A game that ends is replaced at once
   (auto-reset): its row is already the first observation of the next game, dealt from the seed.
-- Seeds: game ``k`` of slot ``i`` is dealt with ``eights.simulate.game_seed(seed, i + num_games * k)``,
+- Seeds: game ``k`` of slot ``i`` is dealt with ``eights.seeds.game_seed(seed, i + num_games * k)``,
   so each slot deals the same games whatever the others do, and the same seed and actions give
   the same arrays. ``seed=None`` draws one at random (``BatchEnv.seed`` says which).
 
 The arrays returned are fresh copies; the environment reuses its own between steps. Observations
-and masks come from ``eights.encoding.Observer``, kept up to date step by step.
+and masks come from ``eights.research.encoding.Observer``, kept up to date step by step.
 """
 
 from __future__ import annotations
@@ -37,11 +37,12 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from eights.encoding import ActionSpace, Batch, check_reward, observation_size
 from eights.engine import Game
-from eights.pettingzoo import rule_set
+from eights.research.encoding import ActionSpace, observation_size
+from eights.research.observer import Batch, check_reward
+from eights.research.pettingzoo import rule_set
 from eights.rules import RuleSet
-from eights.simulate import game_seed
+from eights.seeds import game_seed
 
 Reset = tuple[NDArray[np.float32], NDArray[np.int8], dict[str, Any]]
 Step = tuple[

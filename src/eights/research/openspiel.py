@@ -1,7 +1,7 @@
-"""The game for OpenSpiel: ``import eights.openspiel`` registers ``python_eights`` (the ``research`` extra).
+"""The game for OpenSpiel: ``import eights.research.openspiel`` registers ``python_eights`` (the ``research`` extra).
 
     import pyspiel
-    import eights.openspiel  # noqa: F401 (registers the game)
+    import eights.research.openspiel  # noqa: F401 (registers the game)
 
     game = pyspiel.load_game("python_eights", {"preset": "derange", "players": 4, "options": "packs=2;rounds=3,2"})
 
@@ -16,9 +16,9 @@ the game keeps its options in that form, so that its string loads it again.
   nodes, each one byte of that seed (256 equally likely outcomes), most significant first;
   after them ``Game(rules, players, seed)`` is dealt and every later shuffle follows from it.
   There are no chance nodes after the sixth: the rest of the hidden randomness is in the seed.
-- Actions: the rule set's fixed action space (``eights.encoding.ActionSpace``), the same
+- Actions: the rule set's fixed action space (``eights.research.encoding.ActionSpace``), the same
   numbers as the PettingZoo environment.
-- Returns at the end (``eights.encoding.match_rewards``): with ``reward=outcome`` +1 for each
+- Returns at the end (``eights.research.encoding.match_rewards``): with ``reward=outcome`` +1 for each
   winner and -1 for each other seat, declared general-sum (several winners of a tie each get +1);
   with ``reward=zero_sum`` each other seat -1 and the winners share what they lose (at two players
   +1 and -1, a tie 0 each), declared zero-sum, so that NashConv and exploitability apply.
@@ -27,8 +27,8 @@ the game keeps its options in that form, so that its string loads it again.
 - Observations from the engine's one redaction (``eights.engine.view``). The information state
   string is the seat's whole past, every event of the match as that seat saw it, one per line,
   then its hand (perfect recall); the observation string is the table now, as the seat sees it.
-  The observation tensor is the vector of ``eights.encoding`` (the hand, the table, this round's
-  public history), kept up to date step by step (``eights.encoding.Observer``). It is a summary,
+  The observation tensor is the vector of ``eights.research.encoding`` (the hand, the table, this round's
+  public history), kept up to date step by step (``eights.research.encoding.Observer``). It is a summary,
   not perfect recall (three draws by a seat look like a draw and two passes), so the game declares
   no information state tensor: ``rl_environment`` reads the observation tensor, and algorithms
   that need a perfect-recall tensor (Deep CFR) refuse the game instead of learning from a wrong
@@ -54,10 +54,11 @@ import pyspiel
 from numpy.typing import NDArray
 
 from eights.bots.spec import research_bot
-from eights.encoding import ActionSpace, Observer, encode, match_rewards, observation_layout, step_rewards, table_text
 from eights.engine import Game, view
 from eights.engine.events import redact
 from eights.engine.sampling import sample
+from eights.research.encoding import ActionSpace, encode, observation_layout, table_text
+from eights.research.observer import Observer, match_rewards, step_rewards
 from eights.rules import RulesError, RuleSet, load_preset
 
 NAME = "python_eights"
@@ -320,7 +321,7 @@ class Deal:
 
 
 class EightsObserver:
-    """OpenSpiel's Python observer: the tensor and strings of ``eights.encoding`` for one seat; a perfect
+    """OpenSpiel's Python observer: the tensor and strings of ``eights.research.encoding`` for one seat; a perfect
     recall observer has strings only (the tensor is not perfect recall: see the module docstring)."""
 
     def __init__(self, iig_obs_type: Any, players: int) -> None:

@@ -10,7 +10,7 @@ from urllib.parse import urlsplit
 
 import typer
 
-from eights.cli_common import fail
+from eights.cli.common import fail
 
 __all__ = ["worker_command"]
 

@@ -3,15 +3,15 @@
 ``SingleSeatEnv(preset="classic", players=4, options=None, seat=0, opponents="normal")`` (or
 ``gymnasium.make("eights/SingleSeat-v0", ...)`` once this module is imported) is the game as most
 reinforcement-learning libraries take one: a single agent, a ``Box`` observation and a
-``Discrete`` action. It runs PettingZoo's environment (``eights.pettingzoo.raw_env``, the same
+``Discrete`` action. It runs PettingZoo's environment (``eights.research.pettingzoo.raw_env``, the same
 actions, observations, rewards, seeds and words) with a computer player in every other seat.
 
 - The learner plays ``seat``. ``opponents`` is one spec for every other seat or a list of specs, one
   per other seat in seat order, as the lab reads them (``easy``, ``normal``, ``hard@500``,
   ``expert@2s``); ``hard`` or ``expert`` alone searches ``eights.bots.spec.ITERATIONS`` iterations a
   decision, so that the same seed replays the same game on any machine. Each is seeded from the
-  game's seed and its seat (``eights.simulate.bot_seed``) and sees only its seat's view.
-- Observations: the float32 vector of ``eights.encoding`` for the learner's seat. The action mask
+  game's seed and its seat (``eights.seeds.bot_seed``) and sees only its seat's view.
+- Observations: the float32 vector of ``eights.research.encoding`` for the learner's seat. The action mask
   (int8, 1 for each legal action) is in ``info["action_mask"]``, and ``action_masks()`` returns it
   (the method sb3-contrib's ``MaskablePPO`` calls).
 - ``reset(seed=s)`` deals ``Game(rules, players, seed=s)``, as the PettingZoo environment does; a
@@ -19,7 +19,7 @@ actions, observations, rewards, seeds and words) with a computer player in every
   players act until it is the learner's turn.
 - ``step(action)``: the learner's action, then the computer players' until the learner must act
   again or the match is over. The reward is the learner's reward over those actions (``reward``:
-  ``outcome``, ``zero_sum`` or ``points``, as in ``eights.pettingzoo``); ``terminated`` when the
+  ``outcome``, ``zero_sum`` or ``points``, as in ``eights.research.pettingzoo``); ``terminated`` when the
   match is over, ``truncated`` when the rules' safety cap stopped a round.
 - An action the mask refuses changes nothing in the game. With ``illegal="lose"`` (the default, so
   that a learner without masks, or Gymnasium's ``check_env``, can send any action) it ends the
@@ -39,9 +39,9 @@ from numpy.typing import NDArray
 
 from eights.bots import Bot
 from eights.bots.spec import research_bot
-from eights.pettingzoo import bot_action, raw_env
+from eights.research.pettingzoo import bot_action, raw_env
 from eights.rules import RuleSet
-from eights.simulate import bot_seed
+from eights.seeds import bot_seed
 
 #: What an action the mask refuses does.
 ILLEGAL = ("lose", "raise")
@@ -153,6 +153,6 @@ class SingleSeatEnv(gymnasium.Env[NDArray[np.float32], np.int64]):
 
 #: ``gymnasium.make(ENV_ID, preset=..., opponents=...)`` makes one (registered when this module is imported).
 ENV_ID = "eights/SingleSeat-v0"
-gymnasium.register(id=ENV_ID, entry_point="eights.gymnasium:SingleSeatEnv")
+gymnasium.register(id=ENV_ID, entry_point="eights.research.gymnasium:SingleSeatEnv")
 
 __all__ = ["ENV_ID", "ILLEGAL", "SingleSeatEnv"]

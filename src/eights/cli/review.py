@@ -12,11 +12,11 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from eights.cli_common import fail, progress_bar
-from eights.history import DbOption, open_store
+from eights.cli.common import fail, progress_bar
+from eights.cli.database import DbOption, open_store
 from eights.review import MISTAKE, Review, ReviewSettings, count_decisions, review_match, seats_to_review
 from eights.store import StoreError
-from eights.store.matches import Reviews
+from eights.store.reviews import Reviews
 from eights.table.session import YOU
 
 

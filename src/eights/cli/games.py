@@ -1,16 +1,11 @@
-"""The ``eights`` command: rules, hand scores, simulations, replays and narrated games.
-
-Every bad input (an unknown preset, a bad option, a player count the rules cannot
-seat, a broken rules file or record, a card that is not a card) ends with one
-line on stderr naming the problem, and exit status 2.
-"""
+"""Games without a screen: ``eights score`` (a hand's points), ``simulate`` (a batch of random games),
+``replay`` (a saved record) and ``watch`` (computers playing, narrated)."""
 
 from __future__ import annotations
 
 import json
 import time
-from collections.abc import Iterable, Iterator
-from contextlib import contextmanager
+from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -19,62 +14,30 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from eights import BUILD
-from eights.cards import CardError, parse_cards, sort_key
-from eights.cli_common import (
+from eights.cards import parse_cards, sort_key
+from eights.cli.common import (
     INTERRUPTED,
+    JsonOption,
     OptionsOption,
     RulesOption,
-    TidyHelpGroup,
+    UsageError,
     VariantOption,
-    count,
-    fail,
+    clear_errors,
+    console,
     progress_bar,
-    rules_headline,
     stopped_after,
     stopped_before_a_game,
+    styled,
 )
-from eights.describe import describe, heading
-from eights.engine import ActionError, Event, Game, view
+from eights.engine import Event, Game, view
 from eights.engine.events import GameOver, RoundOver, RoundStarted
 from eights.record import GameRecord, RecordError
-from eights.rules import PRESETS, RulesError, RuleSet, load_preset, resolve_rules
+from eights.rules import RuleSet, resolve_rules
+from eights.rules.describe import rules_headline
+from eights.words import count_words
 
 if TYPE_CHECKING:
     from eights.simulate import Simulation
-
-app = typer.Typer(
-    cls=TidyHelpGroup,
-    name="eights",
-    help="Crazy Eights and its house variants: play in the terminal (play) or the browser (serve, with its "
-    "computer players on other machines if need be: worker), read the "
-    "rules, score hands, watch, simulate, run tournaments, replay games, look back over saved matches (history, "
-    "stats) and keep score of games with real cards (scorecard).",
-    no_args_is_help=True,
-    add_completion=False,
-    pretty_exceptions_show_locals=False,
-)
-
-#: The exit status of every bad input.
-# ----- shared options -------------------------------------------------------------------
-
-JsonOption = Annotated[bool, typer.Option("--json", help="Print one JSON object instead of text.")]
-
-
-class UsageError(ValueError):
-    """A command line that asks for something impossible."""
-
-
-@contextmanager
-def clear_errors() -> Iterator[None]:
-    """Turn the package's errors about bad input into one line and exit status 2."""
-    try:
-        yield
-    except (RulesError, CardError, RecordError, ActionError, UsageError) as exc:
-        fail(str(exc))
-    except OSError as exc:
-        where = f"{exc.filename}: " if exc.filename else ""
-        fail(f"file error: {where}{exc.strerror or exc}")
 
 
 def seat_count(rules: RuleSet, players: int | None) -> int:
@@ -83,30 +46,6 @@ def seat_count(rules: RuleSet, players: int | None) -> int:
         players = min(max(4, rules.min_players), rules.max_players)
     rules.check_players(players)
     return players
-
-
-def console() -> Console:
-    """A console on stdout; no wrapping and no colour when stdout is not a terminal."""
-    out = Console(highlight=False)
-    if not out.is_terminal:
-        out.soft_wrap = True
-    return out
-
-
-# ----- cards and events in colour -------------------------------------------------------------
-
-RED_CARD = r"(?:10|[2-9AJQK])[♥♦]|[♥♦]"
-BLACK_CARD = r"(?:10|[2-9AJQK])[♣♠]|[♣♠]"
-JOKER_CARD = r"\b(?:GJ|JK)\b"
-
-
-def styled(text: str, style: str = "") -> Text:
-    """Text with every card and suit symbol coloured: hearts and diamonds red, clubs and spades bold."""
-    out = Text(text, style=style)
-    out.highlight_regex(RED_CARD, "bold red")
-    out.highlight_regex(BLACK_CARD, "bold")
-    out.highlight_regex(JOKER_CARD, "bold magenta")
-    return out
 
 
 def seat_names(players: int, names: Iterable[str] = ()) -> tuple[str, ...]:
@@ -154,92 +93,6 @@ def show_result(out: Console, game: Game, names: tuple[str, ...]) -> None:
     out.print(f"{outcome.rounds} round{'s' if outcome.rounds != 1 else ''}.")
 
 
-# ----- commands ----------------------------------------------------------------------------------
-
-
-def version_text() -> str:
-    """What ``eights --version`` prints: ``eights 0.1.0, engine: compiled (mypyc 1.18.2)``, the
-    engine's build (``eights._build``) after the version."""
-    from importlib.metadata import version
-
-    return f"eights {version('eights')}, engine: {BUILD}"
-
-
-def _print_version(given: bool) -> None:
-    if given:
-        typer.echo(version_text())
-        raise typer.Exit()
-
-
-@app.callback()
-def eights(
-    version: Annotated[
-        bool,
-        typer.Option("--version", callback=_print_version, is_eager=True, help="Print the version of eights and exit."),
-    ] = False,
-) -> None:
-    """Crazy Eights and its house variants."""
-
-
-@app.command("rules")
-def rules_command(
-    preset: Annotated[
-        str | None, typer.Argument(metavar="PRESET", help="The preset to explain; omit it to list the presets.")
-    ] = None,
-    option: OptionsOption = None,
-    rules_file: RulesOption = None,
-    save: Annotated[
-        Path | None,
-        typer.Option(
-            "--save",
-            metavar="FILE",
-            help="Write these rules as a house-rules file: the base preset and the rules the options change.",
-        ),
-    ] = None,
-) -> None:
-    """Print the rules of a preset (or a rules file) in plain words, or list the presets."""
-    out = console()
-    with clear_errors():
-        if preset is None and rules_file is None:
-            if option or save:
-                raise UsageError("name a preset (like `eights rules classic`) or give --rules FILE")
-            table = Table(show_header=False, show_edge=False, box=None, padding=(0, 2))
-            for name in PRESETS:
-                table.add_row(Text(name, style="bold"), load_preset(name).title)
-            out.print("Presets:")
-            out.print(table)
-            out.print("Show one with `eights rules PRESET`.")
-            return
-        rules = resolve_rules(preset, rules_file, option)
-        if save is not None:
-            save.write_text(rules.to_toml(base=preset, file=str(save)), encoding="utf-8")
-    out.print(Text(heading(rules), style="bold"))
-    base, changes = rules.changes(preset)
-    if rules_file is not None:
-        changed = f"changes from {base}: {', '.join(changes)}" if changes else f"the {base} preset as it stands"
-        out.print(Text(f"House rules from {rules_file}: {changed}."))
-    elif changes:
-        out.print(Text(f"Changed from {base} by the options: {', '.join(changes)}."))
-    for section in describe(rules):
-        out.print()
-        out.print(Text(section.title, style="bold underline"))
-        if out.is_terminal:
-            # A hanging indent where lines wrap.
-            grid = Table.grid(padding=(0, 1))
-            grid.add_column(width=1)
-            grid.add_column()
-            for line in section.lines:
-                grid.add_row("-", styled(line))
-            out.print(grid)
-        else:
-            for line in section.lines:
-                out.print(styled(f"- {line}"))
-    if save is not None:
-        out.print()
-        out.print(Text(f"Saved the rules to {save}; play them with --rules {save}."))
-
-
-@app.command("score")
 def score_command(
     cards: Annotated[list[str], typer.Argument(metavar="CARD", help="Cards like 8H 10C QS A♠ (or 8H,KH).")],
     variant: VariantOption = None,
@@ -270,7 +123,7 @@ def score_command(
         typer.echo(json.dumps({"variant": rules.name, "cards": scored, "value": value}, ensure_ascii=False))
         return
     out = console()
-    out.print(Text(f"{rules_headline(rules, rules_file)}: {count(len(hand), 'card')}", style="bold"))
+    out.print(Text(f"{rules_headline(rules, rules_file)}: {count_words(len(hand), 'card')}", style="bold"))
     table = Table(show_edge=False, box=None, padding=(0, 2), pad_edge=False)
     table.add_column("Card")
     table.add_column("Points", justify="right")
@@ -281,7 +134,6 @@ def score_command(
     out.print(table)
 
 
-@app.command("simulate")
 def simulate_command(
     variant: VariantOption = None,
     players: Annotated[
@@ -330,7 +182,11 @@ def simulate_command(
 def show_simulation(out: Console, result: Simulation, headline: str, save_dir: Path | None) -> None:
     """A batch's table of wins per seat, its rounds, actions and speed."""
     games = result.games
-    asked = f"{games} of {count(result.stopped_of, 'game')}" if result.stopped_of is not None else count(games, "game")
+    asked = (
+        f"{games} of {count_words(result.stopped_of, 'game')}"
+        if result.stopped_of is not None
+        else count_words(games, "game")
+    )
     out.print(Text(f"{headline}: {asked}, {result.players} players, seed {result.seed}", style="bold"))
     table = Table(show_edge=False, box=None, padding=(0, 2))
     table.add_column("Seat")
@@ -354,11 +210,10 @@ def show_simulation(out: Console, result: Simulation, headline: str, save_dir: P
         f"{result.actions_per_second:.0f} actions/s."
     )
     if save_dir is not None:
-        saved = count(len(result.saved), "game record")
+        saved = count_words(len(result.saved), "game record")
         out.print(Text(f"Saved {saved} in {save_dir}; replay one with `eights replay FILE`."))
 
 
-@app.command("replay")
 def replay_command(
     file: Annotated[Path, typer.Argument(metavar="FILE", help="A game record (JSON), as simulate or watch save it.")],
     verbose: Annotated[bool, typer.Option("--verbose", "-V", help="Narrate every event of the game.")] = False,
@@ -375,7 +230,7 @@ def replay_command(
     out.print(
         Text(
             f"{record.rules.title} ({record.rules.name}), {record.players} players, seed {record.seed}: "
-            f"{count(len(record.actions), 'action')} replayed.",
+            f"{count_words(len(record.actions), 'action')} replayed.",
             style="bold",
         )
     )
@@ -387,7 +242,6 @@ def replay_command(
         out.print("The replay matches the record.")
 
 
-@app.command("watch")
 def watch_command(
     variant: VariantOption = None,
     players: Annotated[
@@ -417,7 +271,7 @@ def watch_command(
     """Watch a narrated game between computer players (random ones unless --bots says otherwise)."""
     from eights.bots import make_bot
     from eights.bots.spec import parse_bot
-    from eights.simulate import bot_seed
+    from eights.seeds import bot_seed
     from eights.table.session import UsageError as TableUsageError
     from eights.table.session import parse_levels
 
@@ -464,37 +318,3 @@ def watch_command(
             GameRecord.of(game, names).save(save)
         out.print(Text(f"Saved the game record to {save}; replay it with `eights replay {save}`."))
     out.print(f"Watch this game again with --seed {game.seed}.")
-
-
-def _register_commands() -> None:
-    """The commands that live with their own subsystem: the terminal game, tournaments, saved matches."""
-    from eights.history import history_app, stats_command
-    from eights.lab.command import lab_command
-    from eights.review_cli import review_command
-    from eights.scorecard_cli import scorecard_app
-    from eights.tournament import tournament_command
-    from eights.tui import play_command
-    from eights.web import serve_command
-    from eights.web.worker_command import worker_command
-
-    app.command("play")(play_command)
-    app.command("serve")(serve_command)
-    app.command("tournament")(tournament_command)
-    app.add_typer(history_app)
-    app.command("stats")(stats_command)
-    app.command("review")(review_command)
-    app.add_typer(scorecard_app)
-    app.command("lab")(lab_command)
-    app.command("worker")(worker_command)
-
-
-_register_commands()
-
-
-def main() -> None:
-    """The console script's entry point."""
-    app(prog_name="eights")
-
-
-if __name__ == "__main__":  # pragma: no cover
-    main()

@@ -1,0 +1,127 @@
+"""What a room is made of: its rules (a preset and options, within the server's bound on hands), its seats
+(open, a person's with the hash of their token, or a computer level) and the checks a table must pass."""
+
+from __future__ import annotations
+
+import hmac
+import secrets
+from dataclasses import dataclass
+from typing import Any
+
+from eights.bots import LEVELS
+from eights.names import HUMAN
+from eights.rules import PRESETS, RulesError, RuleSet, load_preset
+from eights.store.db import token_hash
+from eights.web.rooms.connection import Connection
+from eights.web.rooms.errors import RoomError
+from eights.web.settings import Limits
+
+DEFAULT_AWAY = 60
+OPEN = "open"
+#: A seat for a person on the creator's device (pass and play).
+HERE = "here"
+
+
+def new_token() -> str:
+    """A new seat token (the room keeps only its hash)."""
+    return secrets.token_urlsafe(16)
+
+
+def same_token(token: str, hashed: str | None) -> bool:
+    """Whether ``token`` hashes to ``hashed``, compared in constant time."""
+    return hashed is not None and hmac.compare_digest(token_hash(token), hashed)
+
+
+def web_seat(who: str) -> str:
+    """A computer seat of the web table: a named level only (a budget would let a stranger hold the server's
+    computers for as long as they like).
+
+    :raises RoomError: ``bad_setup``, naming the levels.
+    """
+    level = who.strip().lower()
+    if level not in LEVELS:
+        raise RoomError("bad_setup", f"seats: unknown computer {who!r}; valid: open, {', '.join(LEVELS)}")
+    return level
+
+
+def rules_from(preset: str, options: dict[str, str]) -> RuleSet:
+    """:raises RulesError: naming the bad preset or option."""
+    name = preset.strip().lower()
+    if name not in PRESETS:
+        raise RulesError(f"unknown preset {preset!r}; valid: {', '.join(PRESETS)}")
+    rules = load_preset(name)
+    return rules.with_options(options) if options else rules
+
+
+def room_rules(preset: str, options: dict[str, str]) -> RuleSet:
+    """:raises RoomError: ``bad_setup``, naming the bad preset or option."""
+    try:
+        return rules_from(preset, options)
+    except RulesError as exc:
+        raise RoomError("bad_setup", str(exc)) from None
+
+
+def check_hands(rules: RuleSet, players: int, most: int) -> None:
+    """Refuse rules that deal a hand of more than ``most`` cards at a table of ``players``
+    (``Limits.max_hand_size``): the engine plays any deal the packs allow, but the server's computer
+    players and hints are made for hands people hold.
+
+    :raises RulesError: naming the options that deal too many, and the bound.
+    """
+    sizes = rules.schedule or (rules.hand_size(players),)
+    biggest = max(sizes)
+    if biggest <= most:
+        return
+    named = ("deal", "deal_two_players", "deal_extra_packs")
+    over = [name for name in named if getattr(rules, name) > most] or (["rounds"] if rules.schedule else ["deal"])
+    raise RulesError(
+        f"{', '.join(over)}: a hand of {biggest} cards is more than this server deals "
+        f"(at most {most} cards a hand); deal fewer"
+    )
+
+
+def check_table(rules: RuleSet, seats: list[SeatState], players: int | None, limits: Limits) -> None:
+    """:raises RoomError: ``bad_setup`` for a count of players or hands the rules or the server refuse."""
+    if players is not None and players != len(seats):
+        raise RoomError("bad_setup", f"players: {players} given, but {len(seats)} seats listed")
+    try:
+        rules.check_players(len(seats))
+        check_hands(rules, len(seats), limits.max_hand_size)
+    except RulesError as exc:
+        raise RoomError("bad_setup", str(exc)) from None
+
+
+@dataclass
+class SeatState:
+    kind: str  # "open", "person" or "computer"
+    name: str = ""
+    level: str | None = None
+    token: str | None = None  # its hash
+    connection: Connection | None = None
+    #: Seconds this person has been away during their own turns (reset when they come back).
+    away: float = 0.0
+    stand_in: bool = False
+
+    def to_data(self) -> dict[str, Any]:
+        return {"kind": self.kind, "name": self.name, "level": self.level, "token": self.token, "away": self.away}
+
+    @classmethod
+    def from_data(cls, data: dict[str, Any]) -> SeatState:
+        return cls(
+            data["kind"], data.get("name", ""), data.get("level"), data.get("token"), away=float(data.get("away", 0))
+        )
+
+    @classmethod
+    def of(cls, who: str) -> SeatState:
+        """A seat given as ``open`` or a computer level.
+
+        :raises RoomError: ``bad_setup`` for anything else.
+        """
+        if who == OPEN:
+            return cls(OPEN)
+        if who.strip().lower() in (HUMAN, "person", "me"):
+            raise RoomError(
+                "bad_setup",
+                'seats: a person takes an open seat; give "open", "here" (on this device) or a computer level',
+            )
+        return cls("computer", level=web_seat(who))
