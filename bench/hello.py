@@ -37,7 +37,8 @@ from eights.store import Store, database_url
 from eights.table.lines import Line
 from eights.table.narrator import Narrator
 from eights.web.protocol import Hello
-from eights.web.rooms import Connection, Hub
+from eights.web.rooms.connection import Connection
+from eights.web.rooms.registry import Hub
 
 #: Events fed to every narrator so far.
 narrated = 0

@@ -25,8 +25,8 @@ from datetime import UTC, datetime
 from eights.bots import make_bot
 from eights.engine import Game, view
 from eights.record import GameRecord
-from eights.review import ReviewSettings, review_decision, tasks_of
 from eights.rules import load_preset
+from eights.runs.review import ReviewSettings, review_decision, tasks_of
 from eights.store.matches import MatchSummary
 from eights.table import HUMAN
 from eights.web.settings import Limits

@@ -187,11 +187,11 @@ from websockets.exceptions import ConnectionClosed, InvalidHandshake
 ROOT = Path(__file__).resolve().parent.parent
 try:
     from eights.web.protocol import CLOSE_REPLACED
-    from eights.web.rooms import EPOCH
+    from eights.web.rooms.keeping import EPOCH
 except ImportError:  # run from a checkout without the package installed
     sys.path.insert(0, str(ROOT / "src"))
     from eights.web.protocol import CLOSE_REPLACED
-    from eights.web.rooms import EPOCH
+    from eights.web.rooms.keeping import EPOCH
 
 #: Seconds an update may take to reach every seat before it counts as an error.
 TIMEOUT = 10.0

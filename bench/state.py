@@ -29,7 +29,8 @@ from typing import Any
 
 from eights.store import Store, database_url
 from eights.table import HUMAN, PlayConfig, Session
-from eights.web.rooms import Connection, Hub
+from eights.web.rooms.connection import Connection
+from eights.web.rooms.registry import Hub
 
 
 async def nothing(message: dict[str, Any]) -> None:

@@ -21,8 +21,8 @@ from typer.testing import CliRunner
 from eights.cli import app
 from eights.record import GameRecord
 from eights.rules import load_preset
+from eights.runs.simulate import play_game
 from eights.seeds import game_seed
-from eights.simulate import play_game
 
 runner = CliRunner()
 DEEP = 100_000

@@ -16,8 +16,8 @@ from eights.engine.events import RoundOver
 from eights.record import GameRecord
 from eights.rules import PRESETS, load_preset, load_rules
 from eights.rules.describe import describe_text
+from eights.runs.simulate import play_game
 from eights.seeds import game_seed
-from eights.simulate import play_game
 
 runner = CliRunner()
 

@@ -11,7 +11,7 @@ import pytest
 from eights.engine import Game, view
 from eights.engine.sampling import sample
 from eights.rules import load_preset
-from eights.simulate import play_game
+from eights.runs.simulate import play_game
 
 CASES = [
     ("classic", (), 2),

@@ -15,7 +15,7 @@ from typer.testing import CliRunner
 from eights.cli import app
 from eights.engine import DRAW, Play, parse_action, view
 from eights.record import GameRecord
-from eights.review import ReviewSettings, Task, decisions_of, review_decision, review_match
+from eights.runs.review import ReviewSettings, Task, decisions_of, review_decision, review_match
 from eights.store import Store, database_url
 from eights.store.matches import MatchSummary
 from eights.store.reviews import Reviews

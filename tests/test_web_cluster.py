@@ -25,7 +25,9 @@ from websockets.exceptions import ConnectionClosed
 from eights.cluster.leases import Cluster
 from eights.store import Store, database_url
 from eights.web.protocol import CLOSE_MOVED, parse
-from eights.web.rooms import EPOCH, Connection, Hub
+from eights.web.rooms.connection import Connection
+from eights.web.rooms.keeping import EPOCH
+from eights.web.rooms.registry import Hub
 from tests.browser import PATIENCE, Browser, LiveServer, play, post, saved_moves
 from tests.redis_server import RedisServer, free_port
 
@@ -279,7 +281,7 @@ def test_a_message_for_an_owner_that_does_not_listen_sends_the_browser_to_start_
     """Pub/sub keeps nothing for an instance not listening (gone, or not subscribed again yet after Redis came
     back): a browser's move relayed into that silence would be lost without a word, so its socket is closed
     (4012) and the page starts again, finding its room."""
-    from eights.web.rooms import Relay
+    from eights.web.rooms.connection import Relay
 
     async def scenario() -> None:
         store = Store(database_url(str(tmp_path / "shared.db")))

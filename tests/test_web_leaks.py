@@ -20,7 +20,8 @@ from eights.store import Store, database_url
 from eights.table.phrases import COMBO_AGAIN, COMBO_WORDS
 from eights.web.protocol import Act, Hello
 from eights.web.reviews import Reviewer
-from eights.web.rooms import Connection, Hub
+from eights.web.rooms.connection import Connection
+from eights.web.rooms.registry import Hub
 from eights.web.settings import Limits
 from eights.web.workers import BotPool
 

@@ -25,8 +25,10 @@ from eights.table.narrator import Narrator
 from eights.web.app import create_app
 from eights.web.outbox import Outbox, Tally
 from eights.web.protocol import Hello, Rematch
-from eights.web.rooms import LOG_BACKLOG, Connection, Hub
 from eights.web.rooms import room as rooms
+from eights.web.rooms.connection import Connection
+from eights.web.rooms.registry import Hub
+from eights.web.rooms.room import LOG_BACKLOG
 from eights.web.settings import Limits, Settings
 from eights.web.tableview import table_json
 from tests.moves import moves

@@ -237,7 +237,7 @@ def test_two_asks_at_once_start_one_review(tmp_path: Path) -> None:
     review: one job, counted once against the client's share."""
     from eights.web.guard import Guard
     from eights.web.reviews import Reviewer
-    from eights.web.rooms import Hub
+    from eights.web.rooms.registry import Hub
     from eights.web.workers import BotPool
     from tests.test_web_leaks import Audit, play_room
 
@@ -409,7 +409,7 @@ def test_a_review_stopped_before_its_task_ever_ran_is_stopped(tmp_path: Path) ->
     stopped, nothing counts or runs, and the next ask starts one."""
     from eights.web.guard import Guard
     from eights.web.reviews import Reviewer, ReviewError
-    from eights.web.rooms import Hub
+    from eights.web.rooms.registry import Hub
     from eights.web.workers import BotPool
     from tests.test_web_leaks import Audit, play_room
 

@@ -13,7 +13,9 @@ import pytest
 from eights.engine import Play
 from eights.store import Store, database_url
 from eights.web.protocol import Act, Hello, Setup, Sit, Start
-from eights.web.rooms import Connection, Hub, Room
+from eights.web.rooms.connection import Connection
+from eights.web.rooms.registry import Hub
+from eights.web.rooms.room import Room
 
 
 class Clock:

@@ -19,7 +19,9 @@ from eights.store import Store, database_url
 from eights.store.db import now
 from eights.store.models import RoomRow
 from eights.web.protocol import Hello, Sit, Start
-from eights.web.rooms import Connection, Hub, RoomError
+from eights.web.rooms.connection import Connection
+from eights.web.rooms.errors import RoomError
+from eights.web.rooms.registry import Hub
 from eights.web.settings import Limits
 from eights.web.workers import BotPool
 from tests.test_web_rooms import Clock, listener, settle

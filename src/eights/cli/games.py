@@ -37,7 +37,7 @@ from eights.rules.describe import rules_headline
 from eights.words import count_words
 
 if TYPE_CHECKING:
-    from eights.simulate import Simulation
+    from eights.runs.simulate import Simulation
 
 
 def seat_count(rules: RuleSet, players: int | None) -> int:
@@ -152,7 +152,7 @@ def simulate_command(
     ] = None,
 ) -> None:
     """Play many games between random players and print wins per seat, lengths and speed."""
-    from eights.simulate import simulate
+    from eights.runs.simulate import simulate
 
     out = console()
     try:

@@ -1,5 +1,5 @@
 """``eights review ID``: a finished match's decisions, each against the strongest computer player's choice,
-with what it cost (``eights.review``); kept in the match store, so a second look is instant."""
+with what it cost (``eights.runs.review``); kept in the match store, so a second look is instant."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from rich.text import Text
 
 from eights.cli.common import fail, progress_bar
 from eights.cli.database import DbOption, open_store
-from eights.review import MISTAKE, Review, ReviewSettings, count_decisions, review_match, seats_to_review
+from eights.runs.review import MISTAKE, Review, ReviewSettings, count_decisions, review_match, seats_to_review
 from eights.store import StoreError
 from eights.store.reviews import Reviews
 from eights.table.session import YOU

@@ -561,3 +561,8 @@ def rules_headline(rules: RuleSet, rules_file: Path | str | None = None) -> str:
     if changes:
         source += " with " + ", ".join(changes)
     return f"{rules.title} ({source})"
+
+
+def rule_changes(rules: RuleSet) -> tuple[str, ...]:
+    """What ``rules`` changes in its preset, as ``--option`` text: ``("stacking=true",)``."""
+    return tuple(rules.changes()[1])

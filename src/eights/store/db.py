@@ -9,7 +9,6 @@ psycopg 3 included).
 
 from __future__ import annotations
 
-import hashlib
 import os
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -22,19 +21,13 @@ from sqlalchemy import Connection, Engine, create_engine, event, inspect, text
 from sqlalchemy.engine import URL, make_url
 from sqlalchemy.exc import ArgumentError, DatabaseError, OperationalError, SQLAlchemyError
 
+from eights.saving import Fenced as Fenced
+from eights.saving import StoreError as StoreError
+
 #: The environment variable that names the database when ``--db`` does not.
 ENV_VAR = "EIGHTS_DATABASE_URL"
 #: Seconds a writer waits for another process's transaction before giving up.
 BUSY_SECONDS = 10
-
-
-class StoreError(Exception):
-    """The match store cannot be used: one line naming the database and what to do."""
-
-
-class Fenced(StoreError):
-    """A write of a room's owner that is no longer its owner (another instance took the room over, with a
-    newer fence): refused, with nothing of it written."""
 
 
 def default_path() -> Path:
@@ -66,11 +59,6 @@ def database_url(db: str | None = None) -> URL:
     if url.drivername in ("postgresql", "postgres"):
         url = url.set(drivername="postgresql+psycopg")
     return url
-
-
-def token_hash(token: str) -> str:
-    """What the store keeps of a secret token (a seat's, a sheet's edit link): its SHA-256, in hex."""
-    return hashlib.sha256(token.encode()).hexdigest()
 
 
 def database_file(url: URL) -> Path | None:

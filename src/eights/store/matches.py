@@ -17,6 +17,7 @@ from eights.engine import Action, Game
 from eights.names import HUMAN
 from eights.record import GameRecord
 from eights.rules import RulesError, RuleSet
+from eights.rules.describe import rule_changes
 from eights.store.db import WRITE_FIRST, StoreError, label, make_engine, migrate, now, problem, translated
 from eights.store.models import ActionRow, Match, RoundRow, Setting
 from eights.store.recorder import Recorder
@@ -25,11 +26,6 @@ from eights.store.writer import Writer
 #: Settings keys.
 LAST_SETUP = "last_setup"
 PEOPLE = "people"
-
-
-def rule_changes(rules: RuleSet) -> tuple[str, ...]:
-    """What ``rules`` changes in its preset, as ``--option`` text: ``("stacking=true",)``."""
-    return tuple(rules.changes()[1])
 
 
 @dataclass(frozen=True)

@@ -128,7 +128,7 @@ class SheetRow(Base):
 
 
 class ReviewRow(Base):
-    """A finished match's review (``eights.review``): its seats and settings (``key``) and its result, kept
+    """A finished match's review (``eights.runs.review``): its seats and settings (``key``) and its result, kept
     so that a second look is instant."""
 
     __tablename__ = "reviews"

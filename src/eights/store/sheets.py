@@ -32,10 +32,12 @@ from sqlalchemy import delete, select, update
 from sqlalchemy.orm import Session as DbSession
 
 from eights.rules import RulesError, RuleSet
+from eights.rules.describe import rule_changes
 from eights.scorecard import Sheet, SheetError
-from eights.store.db import WRITE_FIRST, StoreError, now, token_hash, translated
-from eights.store.matches import Store, rule_changes
+from eights.store.db import WRITE_FIRST, StoreError, now, translated
+from eights.store.matches import Store
 from eights.store.models import SheetRow
+from eights.tokens import token_hash
 from eights.words import and_list
 
 #: The settings key of the names given on earlier sheets.

@@ -29,6 +29,7 @@ from eights.rules.ruleset import DRAW_POLICIES, EXPANDED_DECK, SCORING_MODES
 from eights.store import Store, StoreError
 from eights.store.sheets import Sheets
 from eights.table.session import SPEED_WORDS
+from eights.tokens import new_token
 from eights.web.lab import LabDesk, LabRefused
 from eights.web.metrics import CONTENT_TYPE, Metrics
 from eights.web.outbox import Tally
@@ -36,7 +37,10 @@ from eights.web.protocol import (
     VERSION,
 )
 from eights.web.reviews import Reviewer, ReviewError
-from eights.web.rooms import DEFAULT_AWAY, HERE, Hub, Room, RoomError, new_token, rules_from
+from eights.web.rooms.errors import RoomError
+from eights.web.rooms.registry import Hub
+from eights.web.rooms.room import Room
+from eights.web.rooms.seats import DEFAULT_AWAY, HERE, rules_from
 from eights.web.scorecard import SheetDesk, scorecard_routes
 from eights.web.settings import Settings
 from eights.web.socket import Sockets, peer_of

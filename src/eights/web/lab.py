@@ -39,7 +39,7 @@ from eights.lab import quick_lab
 from eights.lab.run import KINDS
 from eights.rules import RulesError, RuleSet, load_preset
 from eights.web.guard import Guard
-from eights.web.rooms import check_hands, rules_from
+from eights.web.rooms.seats import check_hands, rules_from
 from eights.web.settings import Limits
 from eights.web.workers import GRACE as STOP_GRACE
 from eights.web.workers import Worker, WorkerSlots, worker_start

@@ -22,7 +22,7 @@ from prometheus_client.registry import Collector
 from eights.web.lab import LabDesk
 from eights.web.outbox import Tally
 from eights.web.reviews import Reviewer
-from eights.web.rooms import Hub
+from eights.web.rooms.registry import Hub
 
 __all__ = ["CONTENT_TYPE", "Metrics"]
 

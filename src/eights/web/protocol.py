@@ -11,22 +11,35 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
+from eights.web.wire import (
+    CLOSE_FLOOD as CLOSE_FLOOD,
+)
+from eights.web.wire import (
+    CLOSE_GONE as CLOSE_GONE,
+)
+from eights.web.wire import (
+    CLOSE_LIMIT as CLOSE_LIMIT,
+)
+from eights.web.wire import (
+    CLOSE_MOVED as CLOSE_MOVED,
+)
+from eights.web.wire import (
+    CLOSE_REPLACED as CLOSE_REPLACED,
+)
+from eights.web.wire import (
+    CLOSE_SILENT as CLOSE_SILENT,
+)
+from eights.web.wire import (
+    CLOSE_SLOW as CLOSE_SLOW,
+)
+from eights.web.wire import (
+    error as error,
+)
+
 #: The protocol's version, in ``/api/presets`` and docs/protocol.md.
 VERSION = 1
 #: The largest frame a browser may send, in bytes.
 MAX_FRAME = 4096
-#: The server's close codes (docs/protocol.md): the seat moved to a newer connection (the page does not
-#: reconnect by itself), the room is gone, too many refused messages, a reader too slow, silence, too
-#: many sockets, and the room is played by another instance now (the page reconnects and says hello).
-CLOSE_REPLACED, CLOSE_GONE, CLOSE_FLOOD, CLOSE_SLOW, CLOSE_SILENT, CLOSE_MOVED, CLOSE_LIMIT = (
-    4000,
-    4004,
-    4008,
-    4009,
-    4010,
-    4012,
-    4029,
-)
 
 
 class ProtocolError(ValueError):
@@ -116,7 +129,3 @@ def parse(frame: str | bytes) -> Incoming:
         first = exc.errors()[0]
         where = ".".join(str(p) for p in first["loc"][1:]) or "message"
         raise ProtocolError("bad_message", f"{data['type']}: {where}: {first['msg']}") from None
-
-
-def error(code: str, message: str) -> dict[str, Any]:
-    return {"type": "error", "code": code, "message": message}

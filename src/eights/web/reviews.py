@@ -1,7 +1,7 @@
 """A finished match's review at the web table (the Review button at its end), for each person who played it.
 
 A person asks for the review of their own seat only, with its seat token (the app checks it): the seat's
-decisions, each judged from what that seat saw then (``eights.review``, the same review as ``eights review``).
+decisions, each judged from what that seat saw then (``eights.runs.review``, the same review as ``eights review``).
 The server's budget for it is fixed by its limits (``review_deals``, ``review_iterations``; a stranger
 chooses nothing), and it runs off the event loop in worker processes (``reviews_at_once`` of them, one
 review each, one decision at a time), within ``review_seconds`` in all; stopping the server, or the
@@ -33,8 +33,8 @@ from typing import Any
 from eights.cards import Card
 from eights.engine import Play, parse_action
 from eights.engine.actions import Bury
-from eights.review import Decision, Review, ReviewSettings, Task, review_decision, tasks_of, unit_of
 from eights.rules import RuleSet
+from eights.runs.review import Decision, Review, ReviewSettings, Task, review_decision, tasks_of, unit_of
 from eights.store import Store, StoreError
 from eights.store.reviews import Reviews
 from eights.table.phrases import sorted_hand

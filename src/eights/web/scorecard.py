@@ -45,7 +45,8 @@ from eights.scorecard.scoring import pack_list, scoring_data
 from eights.store import StoreError
 from eights.store.db import now
 from eights.store.sheets import NoSuchSheet, NotAllowed, SharedSheet, Sheets, StaleSheet
-from eights.web.rooms import SWEEP_EVERY, rules_from
+from eights.web.rooms.registry import SWEEP_EVERY
+from eights.web.rooms.seats import rules_from
 from eights.web.settings import Limits
 
 STATIC = resources.files("eights.web") / "static"

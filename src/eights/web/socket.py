@@ -28,7 +28,8 @@ from eights.web.protocol import (
     error,
     parse,
 )
-from eights.web.rooms import Connection, Hub
+from eights.web.rooms.connection import Connection
+from eights.web.rooms.registry import Hub
 from eights.web.settings import Settings
 
 #: What a foreign page's socket gets (RFC 6455's policy violation).

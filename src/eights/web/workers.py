@@ -56,10 +56,11 @@ from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 from multiprocessing.context import SpawnContext
 from multiprocessing.process import BaseProcess
-from typing import Any, Protocol, TypeVar
+from typing import Any, TypeVar
 
 from eights.bots import Bot, HeuristicBot, Hint, ISMCTSBot, make_bot
 from eights.engine import Action, View
+from eights.web.rooms.players import Pool, PoolClosed
 
 __all__ = [
     "DEADLINE",
@@ -93,24 +94,6 @@ QUICK_THREADS = 4
 FALLBACK_SECONDS = 1.0
 
 Done = TypeVar("Done")
-
-
-class PoolClosed(RuntimeError):
-    """A decision asked of a pool after ``close``."""
-
-
-class Pool(Protocol):
-    """Where a server's computer players think: ``BotPool`` here, or ``eights.web.queue.QueuePool`` on workers."""
-
-    async def choose(self, bot: Bot, view: View, owner: str) -> tuple[Action, Bot]: ...
-
-    async def hint(self, bot: Bot, view: View) -> Hint | None: ...
-
-    def stats(self) -> dict[str, int | float]: ...
-
-    def close(self) -> None: ...
-
-    async def aclose(self) -> None: ...
 
 
 def fallback_move(view: View) -> Action:

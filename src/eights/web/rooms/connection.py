@@ -7,10 +7,10 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from eights.web.guard import Bucket
 from eights.web.tableview import SeatLog
 
 if TYPE_CHECKING:
+    from eights.web.guard import Bucket
     from eights.web.rooms.room import Room
 
 Send = Callable[[dict[str, Any]], Awaitable[None]]

@@ -23,10 +23,11 @@ from redis.exceptions import RedisError
 
 from eights.cluster.leases import Cluster
 from eights.store import Store, StoreError
-from eights.store.db import Fenced, token_hash
+from eights.store.db import Fenced
 from eights.store.rooms import SavedRoom
 from eights.table import UsageError
 from eights.table.session import check_name
+from eights.tokens import new_token, token_hash
 from eights.web.guard import Guard
 from eights.web.protocol import CLOSE_GONE, CLOSE_MOVED, Hello, Incoming, Ping, error
 from eights.web.queue import QueuePool
@@ -36,7 +37,7 @@ from eights.web.rooms.keeping import EPOCH, Keeping
 from eights.web.rooms.relay import Relays
 from eights.web.rooms.room import Room
 from eights.web.rooms.runner import STAND_IN
-from eights.web.rooms.seats import DEFAULT_AWAY, HERE, OPEN, SeatState, check_table, new_token, room_rules
+from eights.web.rooms.seats import DEFAULT_AWAY, HERE, OPEN, SeatState, check_table, room_rules
 from eights.web.settings import Limits
 from eights.web.workers import BotPool, Pool
 
@@ -432,7 +433,7 @@ class Hub:
                 async with room.lock:
                     if connection.replaced:
                         return True
-                    await room.receive(connection, message)
+                    await room.receive(connection, message.type, message.model_dump())
         except Fenced:
             if room is not None:  # another instance took the room over: its browsers go there
                 await self.let_go(room)

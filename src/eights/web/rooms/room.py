@@ -16,40 +16,34 @@ import asyncio
 import functools
 import logging
 import secrets
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any, Protocol
 
 from eights.cards import CardError
 from eights.engine import ActionError, IllegalAction, View, parse_action
 from eights.names import HUMAN, same_name
 from eights.rules import RulesError, RuleSet
-from eights.rules.describe import heading
-from eights.store import StoreError
-from eights.store.db import Fenced, token_hash
-from eights.store.matches import rule_changes
+from eights.rules.describe import heading, rule_changes
+from eights.saving import Fenced, StoreError
 from eights.table import PlayConfig, Session, UsageError
 from eights.table.phrases import hint_words
 from eights.table.session import Move, check_name
-from eights.web.protocol import Act, AskHint, Incoming, Rematch, Setup, Sit, Start, error
+from eights.tokens import new_token, same_token, token_hash
 from eights.web.rooms.connection import Connection, send
 from eights.web.rooms.errors import RoomError
+from eights.web.rooms.players import Pool, PoolClosed
 from eights.web.rooms.runner import STAND_IN, Runner
 from eights.web.rooms.seats import (
     DEFAULT_AWAY,
     OPEN,
+    RoomLimits,
     SeatState,
     check_table,
-    new_token,
     room_rules,
-    same_token,
 )
-from eights.web.settings import Limits
 from eights.web.tableview import Narrations, SeatLog, table_json
-from eights.web.workers import Pool, PoolClosed
-
-if TYPE_CHECKING:
-    from eights.web.rooms.keeping import Keeping
+from eights.web.wire import error
 
 log = logging.getLogger("eights.web")
 
@@ -69,16 +63,41 @@ def log_store_trouble(code: str, exc: StoreError) -> None:
     log.warning("eights: room %s: the store failed (%s); the table waits for it", code, type(exc).__name__)
 
 
+class RoomKeeping(Protocol):
+    """Where a room and its match are kept: the server's store (``keeping.Keeping``), or a browser's."""
+
+    async def deal(self, config: PlayConfig) -> Session:
+        """A new match for ``config``, kept from its deal on.
+
+        :raises RulesError: or ``UsageError`` when the rules cannot seat the players.
+        """
+        ...
+
+    def fence(self, room: Room) -> None:
+        """Give the room's match its owner's fence, where many instances serve one store."""
+        ...
+
+    async def save(self, room: Room) -> None:
+        """Keep the room as it is now, if it changed.
+
+        :raises Fenced: when another instance has taken the room over.
+        """
+        ...
+
+
 class RoomHost(Protocol):
-    """What a room needs of the server that holds it (``registry.Hub``)."""
+    """What a room needs of the server (or the page) that holds it: its clock, its limits, its computer
+    players' pool, where it is kept (``registry.Hub`` on the server; ``eights.web.offline`` in a browser)."""
 
     clock: Callable[[], float]
     sleep: Callable[[float], Awaitable[None]]
-    limits: Limits
     pool: Pool
-    keeping: Keeping
+    keeping: RoomKeeping
     #: Told how long each computer decision took, in seconds (the server's metrics).
     on_decision: Callable[[float], None] | None
+
+    @property
+    def limits(self) -> RoomLimits: ...
 
     def later(self, work: Awaitable[Any]) -> None:
         """Run ``work`` in a task of its own, kept (and stopped at the server's close) until it ends."""
@@ -202,32 +221,37 @@ class Room:
 
     # ----- messages ------------------------------------------------------------------------------------------
 
-    async def receive(self, connection: Connection, message: Incoming) -> None:
-        """One of a seated person's or a spectator's messages (the caller holds the room's lock).
+    async def receive(self, connection: Connection, kind: str, fields: Mapping[str, Any]) -> None:
+        """One of a seated person's or a spectator's messages (its ``type`` and its fields, as docs/protocol.md
+        writes them, checked already: by ``eights.web.protocol`` on the server), the caller holding the
+        room's lock.
 
         :raises RoomError: naming why it is refused; the room is left as it was.
         :raises Fenced: when another instance has taken the room over.
         """
-        if isinstance(message, Sit):
-            await self.sit(connection, message.seat, message.name)
+        if kind == "sit":
+            await self.sit(connection, fields["seat"], fields["name"])
             return
-        if isinstance(message, AskHint):
-            self.check_version(message.version)
+        if kind == "hint":
+            self.check_version(fields["version"])
             self.hint(connection)
             return
-        if isinstance(message, Setup):
-            self.host_in(connection, "lobby", message.version)
-            self.setup(message.preset, message.options, message.players, message.seats, message.away_seconds)
-        elif isinstance(message, Start):
-            self.host_in(connection, "lobby", message.version)
+        if kind == "setup":
+            self.host_in(connection, "lobby", fields["version"])
+            options, seats = dict(fields.get("options", {})), list(fields["seats"])
+            self.setup(fields["preset"], options, fields["players"], seats, fields.get("away_seconds", DEFAULT_AWAY))
+        elif kind == "start":
+            self.host_in(connection, "lobby", fields["version"])
             if any(s.kind == OPEN for s in self.seats):
                 raise RoomError("wrong_phase", "a seat is still open: wait for a friend, or give it to a computer")
             await self.deal()
-        elif isinstance(message, Rematch):
-            self.host_in(connection, "over", message.version)
+        elif kind == "rematch":
+            self.host_in(connection, "over", fields["version"])
             await self.deal()
-        elif isinstance(message, Act):
-            await self.act(connection, message.version, message.action)
+        elif kind == "act":
+            await self.act(connection, fields["version"], fields["action"])
+        else:
+            raise RoomError("bad_message", f"{kind!r} is not a message a room takes")
         self.touch()
         await self.save()
         await self.broadcast()

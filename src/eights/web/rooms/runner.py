@@ -10,8 +10,8 @@ from typing import TYPE_CHECKING
 
 from eights.bots import Bot, ISMCTSBot, make_bot
 from eights.engine import IllegalAction
+from eights.saving import Fenced
 from eights.seeds import bot_seed
-from eights.store.db import Fenced
 from eights.table.turns import next_turn, pause_left
 from eights.web.rooms.errors import RoomError
 

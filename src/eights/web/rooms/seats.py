@@ -3,18 +3,14 @@
 
 from __future__ import annotations
 
-import hmac
-import secrets
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from eights.bots import LEVELS
 from eights.names import HUMAN
 from eights.rules import PRESETS, RulesError, RuleSet, load_preset
-from eights.store.db import token_hash
 from eights.web.rooms.connection import Connection
 from eights.web.rooms.errors import RoomError
-from eights.web.settings import Limits
 
 DEFAULT_AWAY = 60
 OPEN = "open"
@@ -22,14 +18,23 @@ OPEN = "open"
 HERE = "here"
 
 
-def new_token() -> str:
-    """A new seat token (the room keeps only its hash)."""
-    return secrets.token_urlsafe(16)
+class RoomLimits(Protocol):
+    """The limits a room keeps (``eights.web.settings.Limits`` on the server; docs/security.md)."""
 
+    @property
+    def connections_per_room(self) -> int:
+        """WebSockets one room may hold at once (its seats and its spectators)."""
+        ...
 
-def same_token(token: str, hashed: str | None) -> bool:
-    """Whether ``token`` hashes to ``hashed``, compared in constant time."""
-    return hashed is not None and hmac.compare_digest(token_hash(token), hashed)
+    @property
+    def think_seconds(self) -> float:
+        """Seconds a computer player may think on one decision."""
+        ...
+
+    @property
+    def max_hand_size(self) -> int:
+        """Cards dealt to one hand, in any round."""
+        ...
 
 
 def web_seat(who: str) -> str:
@@ -80,7 +85,7 @@ def check_hands(rules: RuleSet, players: int, most: int) -> None:
     )
 
 
-def check_table(rules: RuleSet, seats: list[SeatState], players: int | None, limits: Limits) -> None:
+def check_table(rules: RuleSet, seats: list[SeatState], players: int | None, limits: RoomLimits) -> None:
     """:raises RoomError: ``bad_setup`` for a count of players or hands the rules or the server refuse."""
     if players is not None and players != len(seats):
         raise RoomError("bad_setup", f"players: {players} given, but {len(seats)} seats listed")
