@@ -92,7 +92,9 @@ class RoomHost(Protocol):
     clock: Callable[[], float]
     sleep: Callable[[float], Awaitable[None]]
     pool: Pool
-    keeping: RoomKeeping
+
+    @property
+    def keeping(self) -> RoomKeeping: ...
     #: Told how long each computer decision took, in seconds (the server's metrics).
     on_decision: Callable[[float], None] | None
 
