@@ -42,7 +42,8 @@ from eights.engine import Game, view
 from eights.engine.events import CardsDrawn, RoundOver
 from eights.rules import RuleSet
 from eights.simulate import bot_seed, game_seed
-from eights.tournament import Z95, GameResult, play_one, wilson
+from eights.stats import Z95, wilson
+from eights.tournament import GameResult, play_one
 
 #: The kinds of game, in task order.
 TABLE, SKILL, BASE = "table", "skill", "base"
