@@ -306,6 +306,14 @@ def test_a_chart_that_cannot_be_drawn_loses_neither_the_figures_nor_the_page(
     assert code == 1 and "first to act wins" in out and "Wrote" not in out
     assert "was not written: file error: No such file or directory" in err
 
+    def interrupted(result: LabResult, path: Path) -> None:
+        raise KeyboardInterrupt  # Ctrl-C while the charts are drawn
+
+    monkeypatch.setattr("eights.lab.command.save_plot", interrupted)
+    code, out, err = run(*args, "--json")
+    assert code == 130 and json.loads(out)["partial"] is False
+    assert err.splitlines()[-1] == f"eights: --plot {tmp_path / 'x.png'}: stopped (Ctrl-C) before it was written."
+
 
 # ----- the command -------------------------------------------------------------------------------
 
@@ -363,6 +371,7 @@ def test_lab_command_table() -> None:
         (["missing.toml"], "cannot read rules file"),
         (["classic", "--players", "9"], "classic: players: 9"),
         (["classic", "--games", "0"], "games: 0; play at least 1"),
+        (["classic", "--precision", "0"], "precision: 0; give a half-interval between 0 and 0.5, like 0.02"),
         (["classic", "--plot", "x.pdf"], "give a file ending in .png or .svg"),
         (["classic", "--cluster", "dask"], "--cluster dask"),
     ],

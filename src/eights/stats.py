@@ -48,7 +48,7 @@ METHODS = {
     FIELLER: "a mean per game: mean +- 1.96 standard errors (Fieller's interval of a ratio over games)",
     COUNT: "a count per game or per turn: Fieller's interval over games, widened where needed to the "
     "total count's Poisson score interval (which holds at 0)",
-    FIXED: "fixed by the rules: no interval",
+    FIXED: 'a figure the rules fix, marked "by the rules": no interval',
 }
 
 

@@ -98,7 +98,8 @@ def lab_command(
         typer.Option("--cluster", metavar="ray", help="Play on a Ray cluster (RAY_ADDRESS, or a local one)."),
     ] = None,
 ) -> None:
-    """Compare rule sets by simulation with computer players: length, seats, lead, draws, luck against skill."""
+    """Compare rule sets by simulation with computer players: length, who wins (the first to act, the dealer,
+    each seat), lead, draws, luck against skill; each figure with a 95% interval."""
     if (plot is not None or html_file is not None) and (missing := matplotlib_missing()):
         fail(missing)
     if plot is not None and plot.suffix.lower() not in (".png", ".svg"):

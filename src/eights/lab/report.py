@@ -357,7 +357,7 @@ def html_report(result: LabResult) -> str:
         ".charts{display:grid;grid-template-columns:repeat(auto-fit,minmax(420px,1fr));gap:1rem}"
         ".chart{margin:0}.chart svg{width:100%;height:auto}</style></head><body>"
         f"<h1>eights lab</h1><p>{esc(headline(result))}</p><ul>{changes}</ul>"
-        f"<table><thead><tr><th>figure</th>{head}</tr></thead><tbody>{body}</tbody></table>"
+        f"<table><thead><tr><th>figure (95% interval)</th>{head}</tr></thead><tbody>{body}</tbody></table>"
         f"{text}<div class=charts>{charts}</div></body></html>\n"
     )
 
