@@ -43,7 +43,7 @@ from eights.cards import SUITS
 from eights.engine import Game, View, view
 from eights.rules import PRESETS, load_preset
 from eights.seeds import bot_seed, game_seed
-from eights.tournament import wilson
+from eights.stats import wilson
 
 
 class TrueWorlds(Worlds):

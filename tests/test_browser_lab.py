@@ -18,7 +18,7 @@ SMALL = ("--set-limit", "lab_games=2", "--set-limit", "lab_budget=3")
 #: The narrowest phone the page is made for.
 NARROW: dict[str, Any] = {"viewport": {"width": 320, "height": 720}, "has_touch": True, "is_mobile": True}
 #: The charts of a lab (eights.lab.report.panels).
-CHARTS = 6
+CHARTS = 9
 
 
 @pytest.fixture
@@ -69,20 +69,26 @@ def test_test_these_rules_in_the_new_game_setup(chromium: Any, lab_server: LiveS
     assert "eights lab house.toml action --players 3 --games 2 --budget 3 --seed 1" in budget
     # Each chart: a picture named by its caption and described in words, bars of both rule sets with intervals.
     titles = page.locator(f"{results} figcaption").all_text_contents()
-    assert titles[:4] == ["Length of a game", "Minutes at a person's pace", "Win rate by seat", "Luck against skill"]
-    seats = page.locator(f"{results} .lab-chart").nth(2)
+    assert titles[2:6] == ["Rounds per game", "Minutes at a person's pace", "Who wins", "Luck against skill"]
+    seats = page.locator(f"{results} .lab-chart").nth(4)
     assert seats.locator("svg").get_attribute("role") == "img"
     described = seats.locator("desc").text_content()
-    assert described is not None and "first player: your rules" in described and "action" in described
-    assert seats.locator("rect.bar.series-0").count() == 3 and seats.locator("rect.bar.series-1").count() == 3
-    assert seats.locator("line.interval").count() == 3 * 6 and seats.locator("line.reference").count() == 1
+    assert described is not None and "first to act: your rules" in described and "action" in described
+    assert seats.locator("rect.bar.series-0").count() == 4 and seats.locator("rect.bar.series-1").count() == 4
+    assert seats.locator("line.interval").count() == 4 * 6 and seats.locator("line.reference").count() == 1
+    # A figure the rules fix (one round a match): its bar marked, without whiskers.
+    rounds = page.locator(f"{results} .lab-chart").nth(2)
+    assert rounds.locator("text", has_text="fixed").count() == 2 and rounds.locator("line.interval").count() == 0
+    assert "1.00 (by the rules)" in (rounds.locator("desc").text_content() or "")
     # The same figures as a table: a row per figure, a column per rule set.
     page.click(f"{results} .lab-table summary")
     heads = page.locator(f"{results} thead th").all_text_contents()
     assert heads == ["figure", "your rules", "action"]
     rows = page.locator(f"{results} tbody tr")
-    assert rows.count() == 13 + 3  # the figures, then each seat's wins
+    assert rows.count() == 4 + 1 + 3 + 7  # length, the first to act's and each seat's wins, the rest
     assert rows.first.locator("th").text_content() == "turns per game"
+    notes = page.locator(f"{results} .lab-note").all_text_contents()
+    assert any(line.startswith("Power: 2 games can see") for line in notes)
     assert page.evaluate("() => document.documentElement.scrollWidth") <= 320
     # Rules changed after the test: the figures are marked as those of the rules before.
     page.set_checked("#new-option-stacking", False)

@@ -95,10 +95,11 @@ def test_a_lab_plays_on_a_worker_within_the_budget_and_is_kept(tmp_path: Path) -
         assert done["budget"]["games"] == 2 and "3 iterations a move" in done["budget"]["words"]
         assert done["command"] == "eights lab house.toml action --players 3 --games 2 --budget 3 --seed 1"
         titles = [chart["title"] for chart in lab["charts"]]
-        assert "Luck against skill" in titles and "Win rate by seat" in titles
+        assert "Luck against skill" in titles and "Who wins" in titles
         assert all(len(chart["series"]) == 2 for chart in lab["charts"])
         labels = [row["label"] for row in lab["rows"]]
-        assert "first player's edge" in labels and "expert beats normal" in labels
+        assert "first to act wins" in labels and "expert beats normal" in labels
+        assert any(line.startswith("Power: 2 games can see") for line in lab["notes"])
         # Asked again: the answer kept, at once, not counted against the client's second of work an hour.
         status, again = ask(client, "action", {"stacking": "true"}, 3)
         assert status == 200 and again["cached"] is True and again["lab"] == lab

@@ -51,6 +51,7 @@ from eights.engine import Game, view
 from eights.rules import RulesError, RuleSet, resolve_rules
 from eights.rules.describe import rules_headline
 from eights.seeds import bot_seed, game_seed
+from eights.stats import wilson
 from eights.words import count_words
 
 #: Fewer entrants than this give a tournament nothing to compare.
@@ -59,9 +60,6 @@ MIN_ENTRANTS = 2
 #: the normal player, in about a minute on two cores for most presets.
 DEFAULT_BOTS = "expert@200,normal"
 DEFAULT_GAMES = 60
-
-#: The z value of a 95% two-sided interval.
-Z95 = 1.959963984540054
 
 
 class TournamentError(ValueError):
@@ -171,18 +169,6 @@ def _ignore_interrupts() -> None:
 
 
 # ----- statistics ----------------------------------------------------------------------------
-
-
-def wilson(wins: float, games: int, z: float = Z95) -> tuple[float, float]:
-    """The Wilson score interval of a win rate (``wins`` may be fractional)."""
-    if games <= 0:
-        return 0.0, 1.0
-    p = wins / games
-    z2 = z * z
-    denom = 1 + z2 / games
-    center = (p + z2 / (2 * games)) / denom
-    half = z / denom * math.sqrt(max(p * (1 - p) / games + z2 / (4 * games * games), 0.0))
-    return max(0.0, center - half), min(1.0, center + half)
 
 
 def fit_elo(

@@ -8,7 +8,7 @@ import importlib
 import inspect
 import re
 import sys
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, ClassVar, NoReturn
@@ -50,7 +50,7 @@ def stopped_before_a_game() -> NoReturn:
 
 if TYPE_CHECKING:
     from rich.console import Console
-    from rich.progress import Task
+    from rich.progress import Progress, Task, TaskID
     from rich.table import Table
     from rich.text import Text
 
@@ -271,12 +271,27 @@ def _time_left_column() -> Any:
     return TimeLeftColumn()
 
 
+class Bar:
+    """A progress bar's handle: called (with anything), it counts one more; ``resize`` changes the
+    total it counts to (a run that plans more as it goes)."""
+
+    def __init__(self, progress: Progress, task: TaskID) -> None:
+        self.progress = progress
+        self.task = task
+
+    def __call__(self, _: object) -> None:
+        self.progress.advance(self.task)
+
+    def resize(self, total: int) -> None:
+        self.progress.update(self.task, total=total)
+
+
 @contextmanager
 def progress_bar(
     description: str, total: int, show: bool = True, console: Console | None = None
-) -> Iterator[Callable[[object], None] | None]:
+) -> Iterator[Bar | None]:
     """A bar counting to ``total`` with the time spent and the time left, gone when done; gives the
-    callback that advances it by one.
+    callback that advances it by one (a ``Bar``).
 
     The bar goes to standard error (``console`` for tests), so the output stays clean when piped.
     The callback is ``None`` (no bar) unless ``show`` and that console is a terminal.
@@ -297,8 +312,7 @@ def progress_bar(
         console=out,
         transient=True,
     ) as progress:
-        task = progress.add_task(description, total=total)
-        yield lambda _: progress.advance(task)
+        yield Bar(progress, progress.add_task(description, total=total))
 
 
 JsonOption = Annotated[bool, typer.Option("--json", help="Print one JSON object instead of text.")]

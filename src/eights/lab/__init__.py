@@ -1,4 +1,5 @@
-"""The variant lab: compare rule sets by simulation with computer players, each figure with a 95% interval.
+"""The variant lab: compare rule sets by simulation with computer players, each figure with a 95% interval
+(``eights.stats``).
 
 ``run_lab(rulesets, players, games, seed, jobs=..., budget=..., cluster=...)`` plays and totals
 (``eights.lab.run``); ``eights.lab.report`` draws the charts and writes the HTML page;
@@ -11,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from eights.lab.report import panels, rows
+from eights.lab.report import notes, panels, rows
 from eights.lab.run import DEFAULT_BUDGET, LabError, LabResult, OnGame, run_lab
 from eights.rules import RuleSet, load_preset
 
@@ -38,8 +39,9 @@ def quick_lab(
     (at most ``QUICK_MAX_BUDGET``); ``on_game`` as ``run_lab``'s (raising ``KeyboardInterrupt`` there
     stops the lab: the figures are those of the games played, marked ``partial``).
     Returns ``LabResult.to_dict()`` (the ``eights lab --json`` object) with ``charts``: each chart of
-    the report as data (``eights.lab.report.Panel.to_dict``), and ``rows``: the figures as text, a row
-    per figure with a cell per rule set (as ``eights lab`` prints them).
+    the report as data (``eights.lab.report.Panel.to_dict``), ``rows``: the figures as text, a row
+    per figure with a cell per rule set (as ``eights lab`` prints them), and ``notes``: what they rest
+    on, in words (where each comes from, its interval, the edges these games can see).
 
     :raises LabError: beyond the caps, naming them; ``RulesError`` for rules the players cannot play.
     """
@@ -54,6 +56,7 @@ def quick_lab(
     data = result.to_dict()
     data["charts"] = [p.to_dict() for p in panels(result)]
     data["rows"] = [{"label": label, "cells": cells} for label, cells in rows(result)]
+    data["notes"] = notes(result)
     return data
 
 

@@ -1,12 +1,15 @@
 """Playing the lab's games and turning them into figures, each with a 95% interval.
 
-For each rule set the lab plays three kinds of games at the same table size, ``games`` of each:
+For each rule set the lab plays three kinds of games at the same table size, ``games`` of each (with
+``precision``, until every share is that precise, ``games`` at most):
 
 - ``table``: the normal player in every seat. Every figure but the skill ones comes from these:
-  length (turns, rounds, actions, minutes at a person's pace), each seat's win rate (seats counted
-  from the first dealer: position 0 deals, position 1 plays first), lead changes and the last
-  round deciding the match, blocked rounds, cards drawn per turn, and moves with one legal choice
-  (every decision counts: a play, a draw, naming a suit...).
+  length (turns, rounds, actions, minutes at a person's pace), who wins (the seat that acted first,
+  the dealer, and each seat counted from the dealer: position 0 deals, 1 is the dealer's left), lead
+  changes and the last round deciding the match, blocked rounds, cards drawn per turn, and moves
+  with one legal choice (every decision counts: a play, a draw, naming a suit...). Who acted first
+  and who dealt are read from the game itself (the first decision of the match, its first
+  ``RoundStarted``), never worked out from the rules here.
 - ``skill``: the expert, on a fixed search budget (``expert@BUDGET`` iterations a move), against
   the normal player; ``base``: the normal player against the easy one (random moves). Each is a
   game of ``eights.tournament.play_one``: the entrants take the seats in turn, seats rotate, each
@@ -14,13 +17,15 @@ For each rule set the lab plays three kinds of games at the same table size, ``g
 
 Game ``i`` of each kind is seeded from the lab seed and ``i`` only (``eights.seeds.game_seed``,
 ``bot_seed``), so the figures are the same whatever the number of jobs or machines, and the task
-order never matters: results are put back in task order before they are totalled.
+order never matters: results are put back in task order before they are totalled. With
+``precision`` the games are played in stages; how far each rule set and kind goes is decided from
+the games of the stages before, so it too is the same whatever the jobs.
 
-Intervals: a win rate or a share of games has the Wilson interval (``eights.tournament.wilson``);
-a mean per game, the normal one (mean +- 1.96 standard errors); a figure per turn or per round
-(cards drawn per turn, moves with one legal choice, blocked rounds), the ratio of the totals with
-the delta-method interval over games (the turns of one game are not independent). These two are
-cut to what the figure can be: never below 0, a share never above 1.
+Intervals (``eights.stats``): Wilson's for a share of games; Wilson's on the effective number of
+rounds (decisions) for a share of rounds (decisions); Fieller's for a mean or a ratio per game, per
+turn; for a count that can be 0 (lead changes, cards drawn), Fieller's widened to the count's
+Poisson score interval. A figure the rules fix (a one-round match has 1 round, no lead change, and
+its last round decides) has no interval and says so.
 """
 
 from __future__ import annotations
@@ -37,12 +42,26 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
-from eights.bots import make_bot
+from eights.bots import Bot, make_bot
 from eights.engine import Game, view
-from eights.engine.events import CardsDrawn, RoundOver
+from eights.engine.events import CardsDrawn, RoundOver, RoundStarted
+from eights.rules.scoring import match_rounds
 from eights.rules import RuleSet
 from eights.seeds import bot_seed, game_seed
-from eights.tournament import Z95, GameResult, play_one, wilson
+from eights.stats import (
+    CLUSTERED,
+    METHODS,
+    WILSON,
+    Estimate,
+    clustered_share,
+    count_rate,
+    detectable_edge,
+    fixed,
+    mean,
+    plain,
+    proportion,
+)
+from eights.tournament import GameResult, play_one
 
 #: The kinds of game, in task order.
 TABLE, SKILL, BASE = "table", "skill", "base"
@@ -72,7 +91,9 @@ class LabError(ValueError):
 class TableGame:
     """What one game between normal players contributes."""
 
+    #: The seat that dealt the first round, and the one that made the match's first decision.
     first_dealer: int
+    first_to_act: int
     winners: tuple[int, ...]
     rounds: int
     turns: int
@@ -93,12 +114,18 @@ def leaders(totals: Sequence[int], lowest_wins: bool) -> frozenset[int]:
 def play_table(rules: RuleSet, players: int, index: int, seed: int) -> TableGame:
     """Game ``index`` between normal players, measured."""
     deal = game_seed(seed, index)
-    game = Game(rules, players, deal)
-    bots = [make_bot("normal", bot_seed(deal, seat)) for seat in range(players)]
+    return measure(Game(rules, players, deal), [make_bot("normal", bot_seed(deal, seat)) for seat in range(players)])
+
+
+def measure(game: Game, bots: Sequence[Bot]) -> TableGame:
+    """Play ``game`` (with its log) to the end, a bot a seat, and measure it."""
     turns = actions = one_legal = 0
+    first_to_act = -1
     holder = (-1, -1)
     while not game.is_over:
         seat = game.to_act
+        if first_to_act < 0:
+            first_to_act = seat
         if (game.round_index, game.turn) != holder:
             holder = (game.round_index, game.turn)
             turns += 1
@@ -106,22 +133,26 @@ def play_table(rules: RuleSet, players: int, index: int, seed: int) -> TableGame
         one_legal += len(seen.legal) == 1
         game.play(bots[seat].choose(seen), seat)
         actions += 1
-    assert game.outcome is not None
+    assert game.outcome is not None and game.log is not None
     drawn = blocked = changes = 0
+    first_dealer = -1
     lead: frozenset[int] | None = None
     before_last: frozenset[int] | None = None
-    for event in game.log or ():
+    for event in game.log:
         if isinstance(event, CardsDrawn):
             drawn += event.count
+        elif isinstance(event, RoundStarted) and event.round == 1:
+            first_dealer = event.dealer
         elif isinstance(event, RoundOver):
             blocked += event.reason == "blocked"
-            now = leaders(event.totals, rules.lowest_wins)
+            now = leaders(event.totals, game.rules.lowest_wins)
             if lead is not None and now != lead:
                 changes += 1
             before_last, lead = lead, now
     decided = before_last is None or frozenset(game.outcome.winners) != before_last
     return TableGame(
-        game.first_dealer,
+        first_dealer,
+        first_to_act,
         game.outcome.winners,
         game.outcome.rounds,
         turns,
@@ -162,14 +193,22 @@ def play_batch(tasks: list[Task]) -> list[TableGame | GameResult]:
     return [play_task(task) for task in tasks]
 
 
-def tasks_for(rulesets: Sequence[RuleSet], players: int, games: int, seed: int, budget: int) -> list[Task]:
-    """Every game of the lab, in the order they are played: game by game, each rule set and kind in
-    turn, so that a lab stopped early has played every rule set and kind about as far."""
+#: A rule set (its number) and a kind of game.
+Cell = tuple[int, str]
+
+
+def tasks_for(
+    rulesets: Sequence[RuleSet], players: int, seed: int, budget: int, start: dict[Cell, int], stop: dict[Cell, int]
+) -> list[Task]:
+    """The games ``start[cell]`` to ``stop[cell]`` (left out) of each rule set and kind, in the order
+    they are played: game by game, each rule set and kind in turn, so that a lab stopped early has
+    played every rule set and kind about as far."""
     return [
         Task(v, kind, index, rules, players, seed, budget)
-        for index in range(games)
+        for index in range(min(start.values()), max(stop.values()))
         for v, rules in enumerate(rulesets)
         for kind in KINDS
+        if start[(v, kind)] <= index < stop[(v, kind)]
     ]
 
 
@@ -209,45 +248,67 @@ def _finished(done: dict[Key, Any], task: Task, result: TableGame | GameResult, 
         on_game(task)
 
 
-def run_local(
-    tasks: list[Task], jobs: int, done: dict[Key, Any], on_game: OnGame | None, stop: threading.Event
-) -> None:
-    """Play ``tasks`` here (``jobs`` 1) or in ``jobs`` processes, into ``done``, until ``stop`` is set.
+#: Plays a stage's tasks into ``done`` until the event is set (then raises ``Stopped``).
+Player = Callable[[list[Task], dict[Key, Any], OnGame | None, threading.Event], None]
+
+
+def run_here(tasks: list[Task], done: dict[Key, Any], on_game: OnGame | None, stop: threading.Event) -> None:
+    """Play ``tasks`` in this process, into ``done``, until ``stop`` is set.
 
     :raises Stopped: once ``stop`` is set, with the games that had ended in ``done``.
     """
-    if jobs == 1:
-        for task in tasks:
+    for task in tasks:
+        if stop.is_set():
+            raise Stopped
+        _finished(done, task, play_task(task), on_game)
+
+
+def run_pool(
+    pool: ProcessPoolExecutor, tasks: list[Task], done: dict[Key, Any], on_game: OnGame | None, stop: threading.Event
+) -> None:
+    """Play ``tasks`` in the ``pool``'s processes, into ``done``, until ``stop`` is set.
+
+    :raises Stopped: once ``stop`` is set (the pool shut down), with the games that had ended in ``done``.
+    """
+    ended: queue.SimpleQueue[Future[TableGame | GameResult]] = queue.SimpleQueue()
+    futures: dict[Future[TableGame | GameResult], Task] = {}
+    for task in tasks:
+        future = pool.submit(play_task, task)
+        futures[future] = task
+        future.add_done_callback(ended.put)
+    left = len(futures)
+    try:
+        while left:
             if stop.is_set():
                 raise Stopped
-            _finished(done, task, play_task(task), on_game)
-        return
-    ended: queue.SimpleQueue[Future[TableGame | GameResult]] = queue.SimpleQueue()
-    with ProcessPoolExecutor(max_workers=min(jobs, len(tasks)), initializer=_ignore_interrupts) as pool:
-        futures: dict[Future[TableGame | GameResult], Task] = {}
-        for task in tasks:
-            future = pool.submit(play_task, task)
-            futures[future] = task
-            future.add_done_callback(ended.put)
-        left = len(futures)
-        try:
-            while left:
-                if stop.is_set():
-                    raise Stopped
-                try:
-                    future = ended.get(timeout=POLL_SECONDS)
-                except queue.Empty:
-                    continue
-                left -= 1
-                if not future.cancelled():
-                    _finished(done, futures[future], future.result(), on_game)
-        except (Stopped, KeyboardInterrupt):
-            pool.shutdown(wait=True, cancel_futures=True)
-            for future, task in futures.items():
-                key = (task.variant, task.kind, task.index)
-                if key not in done and future.done() and not future.cancelled() and future.exception() is None:
-                    done[key] = future.result()
-            raise Stopped from None
+            try:
+                future = ended.get(timeout=POLL_SECONDS)
+            except queue.Empty:
+                continue
+            left -= 1
+            if not future.cancelled():
+                _finished(done, futures[future], future.result(), on_game)
+    except (Stopped, KeyboardInterrupt):
+        pool.shutdown(wait=True, cancel_futures=True)
+        for future, task in futures.items():
+            key = (task.variant, task.kind, task.index)
+            if key not in done and future.done() and not future.cancelled() and future.exception() is None:
+                done[key] = future.result()
+        raise Stopped from None
+
+
+@contextmanager
+def player_for(jobs: int, cluster: str | None) -> Iterator[Player]:
+    """What plays the lab's stages: this process (``jobs`` 1), a pool of ``jobs`` processes kept for
+    every stage, or a Ray cluster."""
+    if cluster == "ray":
+        with ray_session() as remote:
+            yield lambda tasks, done, on_game, stop: run_ray(remote, tasks, done, on_game, stop)
+    elif jobs == 1:
+        yield run_here
+    else:
+        with ProcessPoolExecutor(max_workers=jobs, initializer=_ignore_interrupts) as pool:
+            yield lambda tasks, done, on_game, stop: run_pool(pool, tasks, done, on_game, stop)
 
 
 def ray_missing() -> str | None:
@@ -284,11 +345,12 @@ def ray_unreachable() -> str | None:
     )
 
 
-def run_ray(tasks: list[Task], done: dict[Key, Any], on_game: OnGame | None, stop: threading.Event) -> None:
-    """Play ``tasks`` on a Ray cluster: the one ``RAY_ADDRESS`` names, else a local one started for the
-    lab (on every core, without its dashboard) and stopped after it.
+@contextmanager
+def ray_session() -> Iterator[Any]:
+    """Ray for the lab, and the remote ``play_batch``: the cluster ``RAY_ADDRESS`` names, else a local
+    one started for the lab (on every core, without its dashboard) and stopped after it.
 
-    :raises Stopped: once ``stop`` is set, the games not yet ended cancelled.
+    :raises LabError: when Ray cannot start or reach its cluster.
     """
     import logging
 
@@ -306,7 +368,22 @@ def run_ray(tasks: list[Task], done: dict[Key, Any], on_game: OnGame | None, sto
             where = f"the Ray cluster at RAY_ADDRESS={address}" if address else "a local Ray"
             reason = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
             raise LabError(f"cannot reach {where}: {reason}") from None
-    remote = ray.remote(play_batch)
+    try:
+        yield ray.remote(play_batch)
+    finally:
+        if started:
+            ray.shutdown()
+
+
+def run_ray(
+    remote: Any, tasks: list[Task], done: dict[Key, Any], on_game: OnGame | None, stop: threading.Event
+) -> None:
+    """Play ``tasks`` on Ray (``remote``: ``ray_session``'s), in batches of ``RAY_BATCH``.
+
+    :raises Stopped: once ``stop`` is set, the games not yet ended cancelled.
+    """
+    import ray
+
     batches = [tasks[i : i + RAY_BATCH] for i in range(0, len(tasks), RAY_BATCH)]
     refs = {remote.remote(batch): batch for batch in batches}
     pending = list(refs)
@@ -322,75 +399,19 @@ def run_ray(tasks: list[Task], done: dict[Key, Any], on_game: OnGame | None, sto
         for ref in pending:
             ray.cancel(ref, force=True)
         raise Stopped from None
-    finally:
-        if started:
-            ray.shutdown()
 
 
 # ----- figures -------------------------------------------------------------------------------
 
-
-@dataclass(frozen=True, slots=True)
-class Estimate:
-    """A figure with its 95% interval."""
-
-    value: float
-    low: float
-    high: float
-
-    def to_dict(self) -> dict[str, float | None]:
-        """Plain numbers; None where no game gave the figure (a lab stopped before any)."""
-        return {"value": _plain(self.value), "low": _plain(self.low), "high": _plain(self.high)}
-
-    def shifted(self, by: float) -> Estimate:
-        return Estimate(self.value + by, self.low + by, self.high + by)
-
-    def within(self, low: float, high: float = math.inf) -> Estimate:
-        """The interval cut to what the figure can be (a count is never negative, a share at most 1)."""
-        return Estimate(self.value, max(low, self.low), min(high, self.high))
-
-
-def _plain(x: float) -> float | None:
-    return None if math.isnan(x) else round(x, 6)
-
-
-def mean_of(values: Sequence[float]) -> Estimate:
-    """The mean with its normal 95% interval."""
-    n = len(values)
-    if n == 0:
-        return Estimate(math.nan, math.nan, math.nan)
-    mean = sum(values) / n
-    if n == 1:
-        return Estimate(mean, mean, mean)
-    var = sum((x - mean) ** 2 for x in values) / (n - 1)
-    half = Z95 * math.sqrt(var / n)
-    return Estimate(mean, mean - half, mean + half)
-
-
-def ratio_of(tops: Sequence[float], bottoms: Sequence[float]) -> Estimate:
-    """Sum of ``tops`` over sum of ``bottoms`` (one pair per game), with the delta-method 95% interval."""
-    n = len(tops)
-    total = sum(bottoms)
-    if n == 0 or total == 0:
-        return Estimate(math.nan, math.nan, math.nan)
-    ratio = sum(tops) / total
-    if n == 1:
-        return Estimate(ratio, ratio, ratio)
-    mean_bottom = total / n
-    residuals = [t - ratio * b for t, b in zip(tops, bottoms, strict=True)]
-    var = sum(r * r for r in residuals) / (n - 1) / (n * mean_bottom * mean_bottom)
-    half = Z95 * math.sqrt(var)
-    return Estimate(ratio, ratio - half, ratio + half)
-
-
-def rate_of(wins: float, games: int) -> Estimate:
-    """A win rate (or any share of games) with its Wilson interval."""
-    low, high = wilson(wins, games)
-    return Estimate(wins / games if games else math.nan, low, high)
-
-
+LENGTH_FIGURES = ("turns", "rounds", "actions", "minutes")
 #: The figures of how a match goes, turn by turn and round by round.
 TURN_FIGURES = ("cards_drawn_per_turn", "one_legal_move", "blocked_rounds", "lead_changes", "last_round_decides")
+SKILL_FIGURES = ("expert_beats_normal", "normal_beats_easy")
+#: The kind of game each skill figure comes from (every other figure comes from the table's games).
+KIND_OF = {"expert_beats_normal": SKILL, "normal_beats_easy": BASE}
+#: Games of each kind a lab with ``precision`` plays before it first looks, and the step of its stages.
+FIRST_STAGE = 100
+STAGE = 50
 
 
 @dataclass(slots=True)
@@ -403,7 +424,28 @@ class VariantFigures:
     players: int
     games: dict[str, int]
     figures: dict[str, Estimate] = field(default_factory=dict)
+    #: Each seat's win rate, counted from the first dealer (0 the dealer, 1 the dealer's left...).
     seats: list[Estimate] = field(default_factory=list)
+
+    def shares(self, kind: str) -> list[Estimate]:
+        """The shares (figures with a Wilson interval) that ``kind`` of game gives: what ``precision`` aims at."""
+        given = [e for key, e in self.figures.items() if KIND_OF.get(key, TABLE) == kind]
+        return [e for e in given + (self.seats if kind == TABLE else []) if e.method in (WILSON, CLUSTERED)]
+
+    def power(self) -> dict[str, Any]:
+        """The smallest edges these games show 4 times in 5 (``eights.stats.detectable_edge``): a seat's
+        over the fair 1/players, each skill figure's over 50%."""
+
+        def edge(fair: float, games: int) -> dict[str, Any]:
+            return {"games": games, "fair": plain(fair), "edge": plain(detectable_edge(fair, games))}
+
+        return {
+            "level": 0.95,
+            "power": 0.8,
+            "seat": edge(1 / self.players, self.games[TABLE]),
+            "expert_beats_normal": edge(0.5, self.games[SKILL]),
+            "normal_beats_easy": edge(0.5, self.games[BASE]),
+        }
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -412,40 +454,46 @@ class VariantFigures:
             "changes": self.changes,
             "players": self.players,
             "games": self.games,
-            "length": {k: self.figures[k].to_dict() for k in ("turns", "rounds", "actions", "minutes")},
+            "length": {k: self.figures[k].to_dict() for k in LENGTH_FIGURES},
             "seats": {
                 "win_rate": [e.to_dict() for e in self.seats],
-                "first_player_edge": self.figures["first_player_edge"].to_dict(),
-                "dealer_edge": self.figures["dealer_edge"].to_dict(),
+                "first_to_act": self.figures["first_to_act_wins"].to_dict(),
+                "dealer": self.figures["dealer_wins"].to_dict(),
             },
             "turns": {k: self.figures[k].to_dict() for k in TURN_FIGURES},
-            "skill": {k: self.figures[k].to_dict() for k in ("expert_beats_normal", "normal_beats_easy")},
+            "skill": {k: self.figures[k].to_dict() for k in SKILL_FIGURES},
+            "power": self.power(),
         }
 
 
-def table_figures(games: list[TableGame], players: int) -> tuple[dict[str, Estimate], list[Estimate]]:
+def table_figures(
+    games: Sequence[TableGame], players: int, rounds: int | None
+) -> tuple[dict[str, Estimate], list[Estimate]]:
+    """The figures of the games between normal players, and each seat's win rate from the first
+    dealer; ``rounds``: the rounds every match lasts (``eights.rules.scoring.match_rounds``), None when the
+    totals decide."""
     n = len(games)
+    one_round = rounds == 1
     figures = {
-        "turns": mean_of([g.turns for g in games]).within(0),
-        "rounds": mean_of([g.rounds for g in games]).within(0),
-        "actions": mean_of([g.actions for g in games]).within(0),
-        "minutes": mean_of([(g.actions * SECONDS_PER_ACTION + g.rounds * SECONDS_PER_DEAL) / 60 for g in games]).within(
-            0
-        ),
-        "cards_drawn_per_turn": ratio_of([g.cards_drawn for g in games], [g.turns for g in games]).within(0),
-        "one_legal_move": ratio_of([g.one_legal for g in games], [g.actions for g in games]).within(0, 1),
-        "blocked_rounds": ratio_of([g.blocked_rounds for g in games], [g.rounds for g in games]).within(0, 1),
-        "lead_changes": mean_of([g.lead_changes for g in games]).within(0),
-        "last_round_decides": rate_of(sum(g.last_round_decided for g in games), n),
+        "turns": mean([g.turns for g in games]).within(0),
+        "rounds": fixed(rounds) if rounds is not None else mean([g.rounds for g in games]).within(0),
+        "actions": mean([g.actions for g in games]).within(0),
+        "minutes": mean([(g.actions * SECONDS_PER_ACTION + g.rounds * SECONDS_PER_DEAL) / 60 for g in games]).within(0),
+        "cards_drawn_per_turn": count_rate([g.cards_drawn for g in games], [g.turns for g in games]),
+        "one_legal_move": clustered_share([g.one_legal for g in games], [g.actions for g in games]),
+        "blocked_rounds": clustered_share([g.blocked_rounds for g in games], [g.rounds for g in games]),
+        "lead_changes": fixed(0) if one_round else count_rate([g.lead_changes for g in games], [1] * n),
+        "last_round_decides": fixed(1) if one_round else proportion(sum(g.last_round_decided for g in games), n),
     }
     wins = [0.0] * players
+    first = 0.0
     for g in games:
         for seat in g.winners:
             wins[(seat - g.first_dealer) % players] += 1 / len(g.winners)
-    seats = [rate_of(w, n) for w in wins]
-    fair = -1 / players
-    figures["dealer_edge"] = seats[0].shifted(fair)
-    figures["first_player_edge"] = seats[1 % players].shifted(fair)
+            first += (seat == g.first_to_act) / len(g.winners)
+    seats = [proportion(w, n) for w in wins]
+    figures["first_to_act_wins"] = proportion(first, n)
+    figures["dealer_wins"] = seats[0]
     return figures, seats
 
 
@@ -454,7 +502,7 @@ def skill_rate(results: list[GameResult]) -> Estimate:
     share = 0.0
     for r in results:
         share += sum(1 / len(r.winners) for w in r.winners if r.seats[w] == 0)
-    return rate_of(share, len(results))
+    return proportion(share, len(results))
 
 
 @dataclass(slots=True)
@@ -462,6 +510,7 @@ class LabResult:
     """A finished (or stopped) lab."""
 
     players: int
+    #: Games of each kind per rule set; with ``precision``, the most.
     games: int
     seed: int
     budget: int
@@ -470,11 +519,15 @@ class LabResult:
     seconds: float = 0.0
     jobs: int = 1
     cluster: str | None = None
+    precision: float | None = None
+    #: The games the lab had planned when it ended (with ``precision``, stage by stage).
+    planned: int = 0
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "players": self.players,
             "games": self.games,
+            "precision": self.precision,
             "seed": self.seed,
             "search_budget": {
                 "expert": f"expert@{self.budget}",
@@ -483,6 +536,7 @@ class LabResult:
                 "(expert alone searches for 1 s a move)",
             },
             "pace": {"seconds_per_action": SECONDS_PER_ACTION, "seconds_per_deal": SECONDS_PER_DEAL},
+            "intervals": dict(METHODS),
             "partial": self.partial,
             "seconds": round(self.seconds, 3),
             "jobs": self.jobs,
@@ -498,7 +552,7 @@ def tally(
     out = []
     for v, (name, rules) in enumerate(zip(names, rulesets, strict=True)):
         played = {kind: [done[(v, kind, i)] for i in range(games) if (v, kind, i) in done] for kind in KINDS}
-        figures, seats = table_figures(played[TABLE], players)
+        figures, seats = table_figures(played[TABLE], players, match_rounds(rules, players))
         figures["expert_beats_normal"] = skill_rate(played[SKILL])
         figures["normal_beats_easy"] = skill_rate(played[BASE])
         out.append(
@@ -515,6 +569,17 @@ def tally(
     return out
 
 
+def next_goal(reached: int, widest: float, precision: float, cap: int) -> int:
+    """How many games of a rule set and kind to have played after the next stage: ``reached`` once its
+    widest share is within ``precision`` (or at ``cap``); else as many as that share's half-interval
+    says it needs (half-intervals shrink as 1 / sqrt(games)), a multiple of ``STAGE`` and at least
+    ``STAGE`` more, at most ``cap``."""
+    if widest <= precision or reached >= cap:
+        return reached
+    need = math.ceil(reached * (widest / precision) ** 2 / STAGE) * STAGE
+    return min(cap, max(reached + STAGE, need))
+
+
 def run_lab(
     rulesets: Sequence[RuleSet],
     players: int,
@@ -525,15 +590,19 @@ def run_lab(
     jobs: int = 1,
     budget: int = DEFAULT_BUDGET,
     cluster: str | None = None,
+    precision: float | None = None,
     on_game: OnGame | None = None,
     on_start: Callable[[int], None] | None = None,
 ) -> LabResult:
-    """Play the lab and total it; see the module docstring. Ctrl-C during the games (in the main
-    thread; or an ``on_game`` that raises ``KeyboardInterrupt``) stops handing out games, lets the
-    running ones end and gives the figures of the games played, marked ``partial``. ``on_start(games)`` is called
-    as the games begin, ``on_game(task)`` after each.
+    """Play the lab and total it; see the module docstring. ``games`` of each kind per rule set; with
+    ``precision``, in stages (``FIRST_STAGE`` games, then as many as ``next_goal`` says) until every
+    share's 95% interval reaches at most ``precision`` on either side of it, half its width (0.02:
+    +-2 points), ``games`` at most. Ctrl-C during the games (in the main thread; or an ``on_game``
+    that raises ``KeyboardInterrupt``) stops handing out games, lets the running ones end and gives
+    the figures of the games played, marked ``partial``. ``on_start(planned)`` is called as the games
+    begin and as each stage begins, with the games planned so far; ``on_game(task)`` after each game.
 
-    :raises LabError: for no rule set, fewer than one game, a bad budget, jobs or cluster.
+    :raises LabError: for no rule set, fewer than one game, a bad precision, budget, jobs or cluster.
     :raises RulesError: when the players cannot play one of the rule sets (naming it).
     """
     import time
@@ -542,6 +611,8 @@ def run_lab(
         raise LabError("name at least one rule set: a preset (classic, action, ...) or a house-rules file")
     if games < 1:
         raise LabError(f"games: {games}; play at least 1")
+    if precision is not None and not 0 < precision < 0.5:
+        raise LabError(f"precision: {precision:g}; give a half-interval between 0 and 0.5, like 0.02 for +-2 points")
     if jobs < 1:
         raise LabError(f"jobs: {jobs}; use at least 1")
     if budget < 1:
@@ -554,21 +625,29 @@ def run_lab(
             rules.check_players(players)
         except ValueError as exc:
             raise type(exc)(f"{name}: {exc}") from None
-    tasks = tasks_for(rulesets, players, games, seed, budget)
-    done: dict[Key, Any] = {}
-    partial = False
     if cluster == "ray" and (problem := ray_missing() or ray_unreachable()):
         raise LabError(problem)
+    cells = [(v, kind) for v in range(len(rulesets)) for kind in KINDS]
+    reached = dict.fromkeys(cells, 0)
+    goal = dict.fromkeys(cells, games if precision is None else min(games, FIRST_STAGE))
+    done: dict[Key, Any] = {}
+    planned = 0
+    partial = False
     start = time.perf_counter()
     stop = threading.Event()
-    with interrupts_stop(stop):
+    with interrupts_stop(stop), player_for(jobs, cluster) as play:
         try:
-            if on_start is not None:
-                on_start(len(tasks))
-            if cluster == "ray":
-                run_ray(tasks, done, on_game, stop)
-            else:
-                run_local(tasks, jobs, done, on_game, stop)
+            while any(goal[c] > reached[c] for c in cells):
+                tasks = tasks_for(rulesets, players, seed, budget, reached, goal)
+                planned += len(tasks)
+                if on_start is not None:
+                    on_start(planned)
+                play(tasks, done, on_game, stop)
+                reached = goal
+                if precision is not None:
+                    variants = tally(shown, rulesets, players, games, done)
+                    widest = {(v, kind): max(e.half_width for e in variants[v].shares(kind)) for v, kind in cells}
+                    goal = {c: next_goal(reached[c], widest[c], precision, games) for c in cells}
         except (Stopped, KeyboardInterrupt):
             partial = True
     return LabResult(
@@ -581,4 +660,6 @@ def run_lab(
         seconds=time.perf_counter() - start,
         jobs=jobs,
         cluster=cluster,
+        precision=precision,
+        planned=planned,
     )

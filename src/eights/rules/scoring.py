@@ -60,18 +60,25 @@ def round_points(
     return tuple(points), winners
 
 
+def match_rounds(rules: RuleSet, players: int) -> int | None:
+    """The rounds every match lasts, or None when the totals decide (a target score ends it)."""
+    if not rules.score_keeping:
+        return 1
+    if rules.schedule:
+        return len(rules.schedule)
+    if rules.match_target(players):
+        return None
+    return rules.hands or 1
+
+
 def match_over(rules: RuleSet, players: int, rounds_played: int, totals: Sequence[int]) -> bool:
     """Whether the match ends after ``rounds_played`` rounds with these totals."""
-    if not rules.score_keeping:
-        return True
-    if rules.schedule:
-        return rounds_played >= len(rules.schedule)
+    rounds = match_rounds(rules, players)
+    if rounds is not None:
+        return rounds_played >= rounds
     if rules.hands and rounds_played >= rules.hands:
         return True
-    target = rules.match_target(players)
-    if target:
-        return max(totals) >= target
-    return not rules.hands
+    return max(totals) >= rules.match_target(players)
 
 
 def match_winners(

@@ -33,7 +33,7 @@ export function drawResults(answer, prefix) {
   nodes.push(
     el(
       "p",
-      `Budget: ${answer.budget.words}; each figure with its 95% interval (the thin line); the dashed line is what pure luck or a fair seat gives. ` +
+      `Budget: ${answer.budget.words}; each figure with its 95% interval (the thin line: the whiskers), "fixed" where the rules set the figure; the dashed line is what pure luck or a fair seat gives. ` +
         `The same test in a terminal: ${answer.compared ? `eights rules ${answer.preset} ${answer.changes.map((c) => `--option ${c}`).join(" ")} --save house.toml, then ` : ""}${answer.command}.`,
       "about lab-budget",
     ),
@@ -41,7 +41,8 @@ export function drawResults(answer, prefix) {
   return nodes;
 }
 
-/** The figures as a table: a row per figure, a column per rule set (the charts' text alternative). */
+/** The figures as a table: a row per figure, a column per rule set (the charts' text alternative), and what
+ * they rest on: where each comes from, its interval, what these games can see (the lab's notes). */
 function figureTable(lab, names) {
   const details = el("details", null, "lab-table");
   details.append(el("summary", "The figures as a table"));
@@ -60,7 +61,7 @@ function figureTable(lab, names) {
   table.append(thead, tbody);
   const wrap = el("div", null, "table-scroll");
   wrap.append(table);
-  details.append(wrap);
+  details.append(wrap, ...lab.notes.map((line) => el("p", line, "about lab-note")));
   return details;
 }
 
@@ -77,15 +78,21 @@ function svg(tag, attributes, text) {
   return node;
 }
 
-/** A figure as words: `48.1% (44.2-51.9%)`, `12.3 (11.0-13.6)`; `-` where no game gave it. */
+/** A figure as words, as the table's cells (eights.lab.report.cell): `48.1% (44.2-51.9%)`, `12.3 (11.0-13.6)`,
+ * `1.00 (by the rules)` for a figure the rules fix; `-` where no game gave it. */
 function words(e, percent) {
   if (e.value === null) return "-";
   const scale = percent ? 100 : 1;
   const unit = percent ? "%" : "";
   const digits = percent || Math.abs(e.value) >= 10 ? 1 : 2;
   const f = (x) => (x * scale).toFixed(digits);
+  if (e.method === "fixed") return `${f(e.value)}${unit} (by the rules)`;
+  if (e.low === null) return `${f(e.value)}${unit} (one game: no interval)`;
   return `${f(e.value)}${unit} (${f(e.low)}-${f(e.high)}${unit})`;
 }
+
+/** Whether the figure was measured with an interval (not fixed by the rules, not from a single game). */
+const measured = (e) => e.value !== null && e.low !== null;
 
 /** Round steps for an axis from `low` to `high`: about four ticks. */
 function ticks(low, high) {
@@ -113,8 +120,8 @@ function wrap(text, width) {
 function drawChart(chart, id) {
   const scale = chart.percent ? 100 : 1;
   const values = chart.series.flatMap((s) => s.values).filter((e) => e.value !== null);
-  const lows = values.map((e) => e.low * scale);
-  const highs = values.map((e) => e.high * scale);
+  const lows = values.map((e) => (measured(e) ? e.low : e.value) * scale);
+  const highs = values.map((e) => (measured(e) ? e.high : e.value) * scale);
   const reference = chart.reference === null ? null : chart.reference * scale;
   let low = Math.min(0, ...lows, reference ?? 0);
   let high = Math.max(0, ...highs, reference ?? 0);
@@ -151,14 +158,18 @@ function drawChart(chart, id) {
       const bar = svg("rect", { x: x + 1, y: top, width: barW - 2, height: Math.max(0.5, bottom - top), class: `bar series-${i}` });
       bar.append(svg("title", {}, `${series.name}, ${group}: ${words(e, chart.percent)}`));
       const mid = x + barW / 2;
-      const hi = y(e.high * scale);
-      const lo = y(e.low * scale);
-      drawing.append(
-        bar,
-        svg("line", { x1: mid, x2: mid, y1: hi, y2: lo, class: "interval" }),
-        svg("line", { x1: mid - 4, x2: mid + 4, y1: hi, y2: hi, class: "interval" }),
-        svg("line", { x1: mid - 4, x2: mid + 4, y1: lo, y2: lo, class: "interval" }),
-      );
+      drawing.append(bar);
+      if (e.method === "fixed") {
+        drawing.append(svg("text", { x: mid, y: top - 3, class: "tick", "text-anchor": "middle" }, "fixed"));
+      } else if (measured(e)) {
+        const hi = y(e.high * scale);
+        const lo = y(e.low * scale);
+        drawing.append(
+          svg("line", { x1: mid, x2: mid, y1: hi, y2: lo, class: "interval" }),
+          svg("line", { x1: mid - 4, x2: mid + 4, y1: hi, y2: hi, class: "interval" }),
+          svg("line", { x1: mid - 4, x2: mid + 4, y1: lo, y2: lo, class: "interval" }),
+        );
+      }
     });
     const label = svg("text", { x: middle, y: H - PAD.bottom + 14, class: "group", "text-anchor": "middle" });
     wrap(group, Math.max(8, Math.floor(groupW / 6.5))).slice(0, 3).forEach((line, n) => {

@@ -1,7 +1,7 @@
 // The score sheet's scoring on the phone, for the sheet kept while the server cannot be reached (issue 30).
 // It holds no rule of its own: every value, count and choice comes from /api/scoring, which the server
 // generates from the rule set (eights.scorecard.scoring), and it follows the engine's scoring step by step
-// (eights.match.round_points, match_over, match_winners; eights.scorecard's Sheet). The server scores every
+// (eights.rules.scoring.round_points, match_over, match_winners; eights.scorecard's Sheet). The server scores every
 // round again when the sheet reaches it, and its sheet is the one that counts.
 //
 // A sheet here is what Sheet.to_dict keeps, without the rules: {players, first_dealer, rounds: [{out, left}],
