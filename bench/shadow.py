@@ -58,8 +58,8 @@ from eights.bots import Bot, HeuristicBot, make_bot
 from eights.engine import Action, Game, NameSuit, Play, view
 from eights.engine.actions import Draw, Pass
 from eights.rules import PRESETS, load_preset
+from eights.runs.tournament import parse_bot
 from eights.seeds import bot_seed, game_seed
-from eights.tournament import parse_bot
 from omniscient import Omniscient
 
 

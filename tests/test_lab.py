@@ -34,8 +34,8 @@ from eights.lab.run import (
     measure,
     table_figures,
 )
-from eights.rules.scoring import match_rounds
 from eights.rules import PRESETS, RulesError, load_preset
+from eights.rules.scoring import match_rounds
 from eights.stats import proportion, wilson
 from tests.extras import need
 from tests.scripting import scripted
@@ -290,7 +290,7 @@ def test_a_chart_that_cannot_be_drawn_loses_neither_the_figures_nor_the_page(
     def broken(result: LabResult, path: Path) -> None:
         raise ValueError("'yerr' must not contain negative values")
 
-    monkeypatch.setattr("eights.lab.command.save_plot", broken)
+    monkeypatch.setattr("eights.cli.lab.save_plot", broken)
     page = tmp_path / "lab.html"
     args = ["classic", "--players", "2", "--games", "2", "--budget", "3", "--plot", str(tmp_path / "x.png")]
     code, out, err = run(*args, "--html", str(page), "--json")
@@ -309,7 +309,7 @@ def test_a_chart_that_cannot_be_drawn_loses_neither_the_figures_nor_the_page(
     def interrupted(result: LabResult, path: Path) -> None:
         raise KeyboardInterrupt  # Ctrl-C while the charts are drawn
 
-    monkeypatch.setattr("eights.lab.command.save_plot", interrupted)
+    monkeypatch.setattr("eights.cli.lab.save_plot", interrupted)
     code, out, err = run(*args, "--json")
     assert code == 130 and json.loads(out)["partial"] is False
     assert err.splitlines()[-1] == f"eights: --plot {tmp_path / 'x.png'}: stopped (Ctrl-C) before it was written."

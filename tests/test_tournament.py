@@ -14,11 +14,10 @@ from eights.bots.spec import parse_bot as parse_spec
 from eights.cli import app
 from eights.engine import View
 from eights.rules import RulesError, load_preset
-from eights.tournament import (
+from eights.runs.tournament import (
     GameResult,
     TournamentError,
     entrant_names,
-    fit_elo,
     lineup,
     parse_bot,
     play_one,
@@ -27,6 +26,7 @@ from eights.tournament import (
     tally,
     wilson,
 )
+from eights.stats import fit_elo
 
 runner = CliRunner()
 Z = 1.96
@@ -64,37 +64,6 @@ def test_wilson_is_symmetric_and_narrows_with_more_games():
 
 
 # ----- Elo by Bradley-Terry --------------------------------------------------------------------
-
-
-def test_fit_elo_two_entrants_without_prior_is_the_log_odds():
-    # A beats B 3 of 4: gamma_A / gamma_B = 3, so the difference is 400 log10(3) ~ 190.8.
-    elo = fit_elo([[0.0, 3.0], [1.0, 0.0]], [[0.0, 4.0], [4.0, 0.0]], prior=0.0)
-    assert elo[0] - elo[1] == pytest.approx(400 * math.log10(3), abs=1e-6)
-    assert elo[0] - elo[1] == pytest.approx(190.85, abs=0.01)
-    assert (elo[0] + elo[1]) / 2 == pytest.approx(1500.0)
-
-
-def test_fit_elo_prior_adds_one_drawn_meeting():
-    # With the default prior, 3 of 4 counts as 3.5 of 5: 400 log10(3.5 / 1.5) ~ 147.2.
-    elo = fit_elo([[0.0, 3.0], [1.0, 0.0]], [[0.0, 4.0], [4.0, 0.0]])
-    assert elo[0] - elo[1] == pytest.approx(400 * math.log10(3.5 / 1.5), abs=1e-6)
-    # A clean sweep stays finite: 4.5 of 5.
-    sweep = fit_elo([[0.0, 4.0], [0.0, 0.0]], [[0.0, 4.0], [4.0, 0.0]])
-    assert sweep[0] - sweep[1] == pytest.approx(400 * math.log10(4.5 / 0.5), abs=1e-6)
-
-
-def test_fit_elo_recovers_consistent_strengths_of_three():
-    # Strengths 4 : 2 : 1. A-B 2 of 3, B-C 2 of 3, A-C 4 of 5 are exactly the expected scores,
-    # so the maximum-likelihood fit is those strengths: 1500 + 400 log10(gamma / 2).
-    scores = [[0.0, 2.0, 4.0], [1.0, 0.0, 2.0], [1.0, 1.0, 0.0]]
-    counts = [[0.0, 3.0, 5.0], [3.0, 0.0, 3.0], [5.0, 3.0, 0.0]]
-    elo = fit_elo(scores, counts, prior=0.0)
-    assert elo == pytest.approx([1500 + 400 * math.log10(2), 1500.0, 1500 - 400 * math.log10(2)], abs=1e-4)
-
-
-def test_fit_elo_leaves_entrants_that_never_met_at_the_mean():
-    elo = fit_elo([[0.0, 0.0], [0.0, 0.0]], [[0.0, 0.0], [0.0, 0.0]])
-    assert elo == [1500.0, 1500.0]
 
 
 # ----- tally: shared wins, seats, scores ----------------------------------------------------------

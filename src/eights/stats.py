@@ -1,5 +1,6 @@
 """Estimates with 95% intervals that hold at the boundary (0%, 100%, a count of 0), for the lab and
-the tournaments. Standard library only; no command-line code.
+the tournaments, and Elo ratings fitted to pairwise results (``fit_elo``). Standard library only; no
+command-line code.
 
 Every ``Estimate`` says which interval it has (``method``):
 
@@ -211,3 +212,33 @@ def detectable_edge(fair: float, games: int) -> float:
     if games <= 0:
         return math.nan
     return (Z95 + Z80) * math.sqrt(fair * (1 - fair) / games)
+
+
+def fit_elo(
+    scores: list[list[float]], counts: list[list[float]], prior: float = 1.0, iterations: int = 2000
+) -> list[float]:
+    """Elo ratings (mean 1500) fitted to pairwise results by Bradley-Terry.
+
+    ``scores[a][b]`` is what entrant ``a`` scored against ``b`` over ``counts[a][b]``
+    meetings. ``prior`` adds that many drawn meetings to every pair that met, so a
+    clean sweep still gives a finite rating.
+    """
+    m = len(scores)
+    w = [[scores[a][b] + (prior / 2 if counts[a][b] else 0.0) for b in range(m)] for a in range(m)]
+    n = [[counts[a][b] + (prior if counts[a][b] else 0.0) for b in range(m)] for a in range(m)]
+    gamma = [1.0] * m
+    for _ in range(iterations):
+        change = 0.0
+        for a in range(m):
+            won = sum(w[a])
+            denom = sum(n[a][b] / (gamma[a] + gamma[b]) for b in range(m) if b != a and n[a][b])
+            if denom <= 0 or won <= 0:
+                continue
+            new = won / denom
+            change = max(change, abs(math.log(new / gamma[a])))
+            gamma[a] = new
+        mean = sum(math.log(g) for g in gamma) / m
+        gamma = [g / math.exp(mean) for g in gamma]
+        if change < 1e-10:
+            break
+    return [1500.0 + 400.0 * math.log10(g) for g in gamma]

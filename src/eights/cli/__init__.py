@@ -30,12 +30,12 @@ class Eights(LazyGroup):
         "watch": "eights.cli.games:watch_command",
         "play": "eights.cli.play:play_command",
         "serve": "eights.cli.serve:serve_command",
-        "tournament": "eights.tournament:tournament_command",
+        "tournament": "eights.cli.tournament:tournament_command",
         "history": "eights.cli.history:history_app",
         "stats": "eights.cli.history:stats_command",
         "review": "eights.cli.review:review_command",
         "scorecard": "eights.cli.scorecard:scorecard_app",
-        "lab": "eights.lab.command:lab_command",
+        "lab": "eights.cli.lab:lab_command",
         "worker": "eights.cli.worker:worker_command",
     }
 

@@ -3,7 +3,7 @@
 
 ``run_lab(rulesets, players, games, seed, jobs=..., budget=..., cluster=...)`` plays and totals
 (``eights.lab.run``); ``eights.lab.report`` draws the charts and writes the HTML page;
-``eights lab`` is the command (``eights.lab.command``). ``quick_lab`` is the short lab a server
+``eights lab`` is the command (``eights.cli.lab``). ``quick_lab`` is the short lab a server
 runs before a family plays: plain data, capped.
 """
 

@@ -12,7 +12,7 @@ For each rule set the lab plays three kinds of games at the same table size, ``g
   ``RoundStarted``), never worked out from the rules here.
 - ``skill``: the expert, on a fixed search budget (``expert@BUDGET`` iterations a move), against
   the normal player; ``base``: the normal player against the easy one (random moves). Each is a
-  game of ``eights.tournament.play_one``: the entrants take the seats in turn, seats rotate, each
+  game of ``eights.runs.tournament.play_one``: the entrants take the seats in turn, seats rotate, each
   deal is played in every rotation. A game of pure luck gives 50%.
 
 Game ``i`` of each kind is seeded from the lab seed and ``i`` only (``eights.seeds.game_seed``,
@@ -45,8 +45,9 @@ from typing import Any
 from eights.bots import Bot, make_bot
 from eights.engine import Game, view
 from eights.engine.events import CardsDrawn, RoundOver, RoundStarted
-from eights.rules.scoring import match_rounds
 from eights.rules import RuleSet
+from eights.rules.scoring import match_rounds
+from eights.runs.tournament import GameResult, play_one
 from eights.seeds import bot_seed, game_seed
 from eights.stats import (
     CLUSTERED,
@@ -61,7 +62,6 @@ from eights.stats import (
     plain,
     proportion,
 )
-from eights.tournament import GameResult, play_one
 
 #: The kinds of game, in task order.
 TABLE, SKILL, BASE = "table", "skill", "base"

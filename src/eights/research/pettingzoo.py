@@ -58,7 +58,7 @@ from eights.engine import Game, LiveViews, View
 from eights.research.encoding import ActionSpace, observation_size, table_text
 from eights.research.observer import REWARDS, Observer, check_reward, step_rewards
 from eights.rules import RuleSet, load_preset
-from eights.tournament import wilson
+from eights.runs.tournament import wilson
 
 Observation = dict[str, NDArray[Any]]
 

@@ -22,37 +22,21 @@ through time-limited searches.
 
 from __future__ import annotations
 
-import json
-import math
 import multiprocessing
 import signal
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Annotated, Any
-
-import typer
+from typing import Any
 
 from eights.bots import LEVELS, Bot, make_bot
 from eights.bots.spec import BotSpecError
 from eights.bots.spec import parse_bot as parse_spec
-from eights.cli.common import (
-    INTERRUPTED,
-    OptionsOption,
-    RulesOption,
-    VariantOption,
-    fail,
-    progress_bar,
-    stopped_after,
-    stopped_before_a_game,
-)
 from eights.engine import Game, view
-from eights.rules import RulesError, RuleSet, resolve_rules
-from eights.rules.describe import rules_headline
+from eights.rules import RuleSet
 from eights.seeds import bot_seed, game_seed
-from eights.stats import wilson
-from eights.words import count_words
+from eights.stats import fit_elo, wilson
 
 #: Fewer entrants than this give a tournament nothing to compare.
 MIN_ENTRANTS = 2
@@ -169,36 +153,6 @@ def _ignore_interrupts() -> None:
 
 
 # ----- statistics ----------------------------------------------------------------------------
-
-
-def fit_elo(
-    scores: list[list[float]], counts: list[list[float]], prior: float = 1.0, iterations: int = 2000
-) -> list[float]:
-    """Elo ratings (mean 1500) fitted to pairwise results by Bradley-Terry.
-
-    ``scores[a][b]`` is what entrant ``a`` scored against ``b`` over ``counts[a][b]``
-    meetings. ``prior`` adds that many drawn meetings to every pair that met, so a
-    clean sweep still gives a finite rating.
-    """
-    m = len(scores)
-    w = [[scores[a][b] + (prior / 2 if counts[a][b] else 0.0) for b in range(m)] for a in range(m)]
-    n = [[counts[a][b] + (prior if counts[a][b] else 0.0) for b in range(m)] for a in range(m)]
-    gamma = [1.0] * m
-    for _ in range(iterations):
-        change = 0.0
-        for a in range(m):
-            won = sum(w[a])
-            denom = sum(n[a][b] / (gamma[a] + gamma[b]) for b in range(m) if b != a and n[a][b])
-            if denom <= 0 or won <= 0:
-                continue
-            new = won / denom
-            change = max(change, abs(math.log(new / gamma[a])))
-            gamma[a] = new
-        mean = sum(math.log(g) for g in gamma) / m
-        gamma = [g / math.exp(mean) for g in gamma]
-        if change < 1e-10:
-            break
-    return [1500.0 + 400.0 * math.log10(g) for g in gamma]
 
 
 @dataclass(slots=True)
@@ -414,106 +368,6 @@ def _interrupts_held() -> Iterator[None]:
         signal.signal(signal.SIGINT, previous)
 
 
-# ----- the command ----------------------------------------------------------------------------
-
-
-def tournament_command(
-    variant: VariantOption = None,
-    players: Annotated[
-        int | None,
-        typer.Option(
-            "--players",
-            "-p",
-            metavar="N",
-            help="Seats per game (default: one per bot, at least 2; in a team game, a team of two per bot).",
-        ),
-    ] = None,
-    bots: Annotated[
-        str,
-        typer.Option(
-            "--bots",
-            "-b",
-            metavar="LEVEL,LEVEL[,...]",
-            help=f"Two or more entrants, by level: {', '.join(LEVELS)}; a search level may take a budget, "
-            "hard@500 (iterations per decision) or expert@2s (seconds). The default, expert@200 against normal, "
-            "searches 200 iterations a move (expert alone searches for 1 s a move, about 10 s a game).",
-        ),
-    ] = DEFAULT_BOTS,
-    games: Annotated[
-        int,
-        typer.Option(
-            "--games",
-            "-g",
-            metavar="G",
-            help="How many games to play, 1 or more. The default bots play 60 games in about a minute "
-            "(classic; derange's 15 rounds take longer).",
-        ),
-    ] = DEFAULT_GAMES,
-    seed: Annotated[
-        int, typer.Option("--seed", "-s", metavar="S", help="The tournament seed: the same seed deals the same games.")
-    ] = 0,
-    jobs: Annotated[
-        int, typer.Option("--jobs", "-j", metavar="J", help="Games played in parallel processes, 1 or more.")
-    ] = 1,
-    option: OptionsOption = None,
-    rules_file: RulesOption = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object instead of a table.")] = False,
-) -> None:
-    """Play the computer players against each other and rate them: win rates with 95% intervals, and Elo."""
-    from rich.console import Console
-    from rich.table import Table
-    from rich.text import Text
-
-    out = Console(highlight=False)
-    specs = [b for b in (x.strip() for x in bots.split(",")) if b]
-    try:
-        rules = resolve_rules(variant, rules_file, option)
-        per = 2 if rules.teams else 1  # seats per bot
-        seats = (
-            players
-            if players is not None
-            else min(max(per * len(specs), 2 * per, rules.min_players), rules.max_players)
-        )
-        description = f"{rules.name}, {seats} players: {', '.join(specs)}"
-        # The bar is on standard error, so it shows with --json too.
-        with progress_bar(description, games) as on_game:
-            result = run_tournament(rules, seats, specs, games, seed, jobs, option, on_game=on_game)
-    except (RulesError, TournamentError) as exc:
-        fail(str(exc))
-    except OSError as exc:
-        fail(f"file error: {exc.filename + ': ' if exc.filename else ''}{exc.strerror or exc}")
-    except KeyboardInterrupt:
-        stopped_before_a_game()
-    if result.stopped:
-        stopped_after(result.played, games)
-    if as_json:
-        typer.echo(json.dumps(result.to_dict()))
-    elif result.played:
-        played = (
-            count_words(games, "game") if not result.stopped else f"{result.played} of {count_words(games, 'game')}"
-        )
-        headline = f"{rules_headline(rules, rules_file)}: {played}, {seats} players, seed {seed}"
-        out.print(Text(headline, style="bold"))
-        table = Table(show_edge=False, box=None, padding=(0, 2))
-        for column in ("Bot", "Games", "Wins", "Win rate", "95% interval", "Mean score", "Elo"):
-            table.add_column(column, justify="left" if column == "Bot" else "right")
-        for b in sorted(result.bots, key=lambda b: -b.elo):
-            low, high = b.interval
-            table.add_row(
-                b.name,
-                str(b.games),
-                f"{b.wins:g}",
-                f"{100 * b.win_rate:.1f}%",
-                f"{100 * low:.1f}-{100 * high:.1f}%",
-                f"{b.mean_score:.1f}",
-                f"{b.elo:.0f}",
-            )
-        out.print(table)
-        out.print(f"Time: {result.seconds:.1f} s.")
-    if result.stopped:
-        raise typer.Exit(INTERRUPTED)
-
-
 __all__ = [
     "BotResult",
     "GameResult",
@@ -526,6 +380,5 @@ __all__ = [
     "rotations",
     "run_tournament",
     "tally",
-    "tournament_command",
     "wilson",
 ]
