@@ -8,6 +8,7 @@ python3 -m venv .venv
 .venv/bin/ruff check .
 .venv/bin/ruff format --check .
 .venv/bin/mypy
+.venv/bin/lint-imports  # the layers of docs/architecture.md (pyproject.toml, [tool.importlinter])
 .venv/bin/pytest
 # The engine's two builds (issue 32). The install above compiles the engine's hot path with mypyc
 # where a C compiler exists, and the suite above ran on that build (tests/test_builds.py plays the

@@ -60,7 +60,7 @@ from typing import Any, TypeVar
 
 from eights.bots import Bot, HeuristicBot, Hint, ISMCTSBot, make_bot
 from eights.engine import Action, View
-from eights.web.rooms.players import Pool, PoolClosed
+from eights.web.players import Pool, PoolClosed
 
 __all__ = [
     "DEADLINE",

@@ -32,7 +32,7 @@ from eights.table.session import Move, check_name
 from eights.tokens import new_token, same_token, token_hash
 from eights.web.rooms.connection import Connection, send
 from eights.web.rooms.errors import RoomError
-from eights.web.rooms.players import Pool, PoolClosed
+from eights.web.players import Pool, PoolClosed
 from eights.web.rooms.runner import STAND_IN, Runner
 from eights.web.rooms.seats import (
     DEFAULT_AWAY,
