@@ -32,12 +32,9 @@ from __future__ import annotations
 
 import math
 import os
-import queue
-import signal
 import socket
 import threading
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import Future, ProcessPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
@@ -47,6 +44,7 @@ from eights.engine import Game, view
 from eights.engine.events import CardsDrawn, RoundOver, RoundStarted
 from eights.rules import RuleSet
 from eights.rules.scoring import match_rounds
+from eights.runs.pool import POLL_SECONDS, Stopped, interrupts_stop, run_all, workers
 from eights.runs.tournament import GameResult, play_one
 from eights.seeds import bot_seed, game_seed
 from eights.stats import (
@@ -72,8 +70,6 @@ DEFAULT_BUDGET = 100
 #: A person's pace, for the minutes a game takes: seconds an action, and to shuffle and deal a round.
 SECONDS_PER_ACTION = 4.0
 SECONDS_PER_DEAL = 60.0
-#: How often the loops waiting for games look whether Ctrl-C was pressed.
-POLL_SECONDS = 0.2
 #: Games of each kind a Ray task plays (a Ray task costs more to start than a process pool's).
 RAY_BATCH = 8
 #: Seconds to wait for the Ray head named by ``RAY_ADDRESS`` to take a connection.
@@ -218,97 +214,32 @@ Key = tuple[int, str, int]
 OnGame = Callable[[object], None]
 
 
-def _ignore_interrupts() -> None:
-    # Ctrl-C reaches every process of the terminal's group: the workers leave it to the parent.
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+def _keeper(tasks: list[Task], done: dict[Key, Any], on_game: OnGame | None) -> Callable[[int, Any], None]:
+    """What keeps each of a stage's games as it ends: into ``done``, then ``on_game(task)``."""
 
+    def keep(index: int, result: TableGame | GameResult) -> None:
+        task = tasks[index]
+        done[(task.variant, task.kind, task.index)] = result
+        if on_game is not None:
+            on_game(task)
 
-class Stopped(Exception):
-    """Ctrl-C (or an ``on_game`` that raised ``KeyboardInterrupt``): no more games are handed out."""
-
-
-@contextmanager
-def interrupts_stop(stop: threading.Event) -> Iterator[None]:
-    """While the games run, Ctrl-C sets ``stop`` instead of raising wherever the main thread happens
-    to be (inside the process pool's own code, a KeyboardInterrupt can leave its workers playing on);
-    the loops look at it between games. Outside the main thread, signals are left as they are."""
-    if threading.current_thread() is not threading.main_thread() or signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
-        yield  # a process started with Ctrl-C ignored (a background job) keeps ignoring it
-        return
-    previous = signal.signal(signal.SIGINT, lambda _signum, _frame: stop.set())
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGINT, previous)
-
-
-def _finished(done: dict[Key, Any], task: Task, result: TableGame | GameResult, on_game: OnGame | None) -> None:
-    done[(task.variant, task.kind, task.index)] = result
-    if on_game is not None:
-        on_game(task)
+    return keep
 
 
 #: Plays a stage's tasks into ``done`` until the event is set (then raises ``Stopped``).
 Player = Callable[[list[Task], dict[Key, Any], OnGame | None, threading.Event], None]
 
 
-def run_here(tasks: list[Task], done: dict[Key, Any], on_game: OnGame | None, stop: threading.Event) -> None:
-    """Play ``tasks`` in this process, into ``done``, until ``stop`` is set.
-
-    :raises Stopped: once ``stop`` is set, with the games that had ended in ``done``.
-    """
-    for task in tasks:
-        if stop.is_set():
-            raise Stopped
-        _finished(done, task, play_task(task), on_game)
-
-
-def run_pool(
-    pool: ProcessPoolExecutor, tasks: list[Task], done: dict[Key, Any], on_game: OnGame | None, stop: threading.Event
-) -> None:
-    """Play ``tasks`` in the ``pool``'s processes, into ``done``, until ``stop`` is set.
-
-    :raises Stopped: once ``stop`` is set (the pool shut down), with the games that had ended in ``done``.
-    """
-    ended: queue.SimpleQueue[Future[TableGame | GameResult]] = queue.SimpleQueue()
-    futures: dict[Future[TableGame | GameResult], Task] = {}
-    for task in tasks:
-        future = pool.submit(play_task, task)
-        futures[future] = task
-        future.add_done_callback(ended.put)
-    left = len(futures)
-    try:
-        while left:
-            if stop.is_set():
-                raise Stopped
-            try:
-                future = ended.get(timeout=POLL_SECONDS)
-            except queue.Empty:
-                continue
-            left -= 1
-            if not future.cancelled():
-                _finished(done, futures[future], future.result(), on_game)
-    except (Stopped, KeyboardInterrupt):
-        pool.shutdown(wait=True, cancel_futures=True)
-        for future, task in futures.items():
-            key = (task.variant, task.kind, task.index)
-            if key not in done and future.done() and not future.cancelled() and future.exception() is None:
-                done[key] = future.result()
-        raise Stopped from None
-
-
 @contextmanager
 def player_for(jobs: int, cluster: str | None) -> Iterator[Player]:
     """What plays the lab's stages: this process (``jobs`` 1), a pool of ``jobs`` processes kept for
-    every stage, or a Ray cluster."""
+    every stage (``eights.runs.pool``), or a Ray cluster."""
     if cluster == "ray":
         with ray_session() as remote:
             yield lambda tasks, done, on_game, stop: run_ray(remote, tasks, done, on_game, stop)
-    elif jobs == 1:
-        yield run_here
-    else:
-        with ProcessPoolExecutor(max_workers=jobs, initializer=_ignore_interrupts) as pool:
-            yield lambda tasks, done, on_game, stop: run_pool(pool, tasks, done, on_game, stop)
+        return
+    with workers(jobs) as pool:
+        yield lambda tasks, done, on_game, stop: run_all(play_task, tasks, pool, _keeper(tasks, done, on_game), stop)
 
 
 def ray_missing() -> str | None:
@@ -393,8 +324,10 @@ def run_ray(
                 raise Stopped
             finished, pending = ray.wait(pending, num_returns=1, timeout=POLL_SECONDS)
             for ref in finished:
-                for task, result in zip(refs[ref], ray.get(ref), strict=True):
-                    _finished(done, task, result, on_game)
+                batch = refs[ref]
+                keep = _keeper(batch, done, on_game)
+                for index, result in enumerate(ray.get(ref)):
+                    keep(index, result)
     except (Stopped, KeyboardInterrupt):
         for ref in pending:
             ray.cancel(ref, force=True)

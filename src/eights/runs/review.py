@@ -19,8 +19,8 @@ from __future__ import annotations
 
 import math
 import random
+import threading
 from collections.abc import Callable, Iterator
-from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import asdict, dataclass, replace
 from typing import Any
 
@@ -29,6 +29,7 @@ from eights.engine import Game, View, parse_action, view
 from eights.engine.sampling import sample
 from eights.record import GameRecord
 from eights.rules import RuleSet
+from eights.runs.pool import Stopped, run_all, workers
 from eights.seeds import derive_seed
 from eights.store.matches import MatchSummary
 from eights.table import HUMAN
@@ -302,25 +303,20 @@ def review_match(
     chosen = seats_to_review(summary, seats)
     settings = settings or ReviewSettings()
     tasks = tasks_of(summary, record, chosen, settings)
-    done: list[Decision] = []
-    if jobs <= 1 or len(tasks) <= 1:
-        for task in tasks:
-            done.append(review_decision(task))
-            if progress is not None:
-                progress(done[-1])
-    else:
-        with ProcessPoolExecutor(jobs) as pool:
-            futures: list[Future[Decision]] = [pool.submit(review_decision, task) for task in tasks]
-            try:
-                for future in futures:
-                    done.append(future.result())
-                    if progress is not None:
-                        progress(done[-1])
-            except BaseException:
-                for future in futures:
-                    future.cancel()
-                raise
-    return Review(summary.id, chosen, summary.names, unit_of(record.rules, record.players), settings, tuple(done))
+    done: dict[int, Decision] = {}
+
+    def keep(index: int, decision: Decision) -> None:
+        done[index] = decision
+        if progress is not None:
+            progress(decision)
+
+    with workers(min(jobs, len(tasks))) as pool:
+        try:
+            run_all(review_decision, tasks, pool, keep, threading.Event())
+        except Stopped:
+            raise KeyboardInterrupt from None
+    decisions = tuple(done[index] for index in range(len(tasks)))
+    return Review(summary.id, chosen, summary.names, unit_of(record.rules, record.players), settings, decisions)
 
 
 def tasks_of(summary: MatchSummary, record: GameRecord, seats: tuple[int, ...], settings: ReviewSettings) -> list[Task]:

@@ -22,11 +22,9 @@ through time-limited searches.
 
 from __future__ import annotations
 
-import multiprocessing
-import signal
+import threading
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -35,6 +33,7 @@ from eights.bots.spec import BotSpecError
 from eights.bots.spec import parse_bot as parse_spec
 from eights.engine import Game, view
 from eights.rules import RuleSet
+from eights.runs.pool import Stopped, interrupts_stop, run_all, workers
 from eights.seeds import bot_seed, game_seed
 from eights.stats import fit_elo, wilson
 
@@ -144,12 +143,6 @@ def play_one(
 
 def _play_task(args: tuple[RuleSet, int, list[str], int, int]) -> GameResult:
     return play_one(*args)
-
-
-def _ignore_interrupts() -> None:
-    """A worker leaves Ctrl-C to the parent, which stops the run and ends the workers itself
-    (otherwise every worker prints a ``KeyboardInterrupt`` traceback and the pool hangs)."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 # ----- statistics ----------------------------------------------------------------------------
@@ -294,17 +287,19 @@ def run_tournament(
     specs = [b.strip().lower() for b in bots]
     start = time.perf_counter()
     results: list[GameResult] = []
+
+    def keep(_index: int, result: GameResult) -> None:
+        results.append(result)
+        if on_game is not None:
+            on_game(result)
+
+    tasks = [(rules, players, specs, index, seed) for index in range(games)]
+    stop = threading.Event()
     stopped = False
     try:
-        if jobs == 1:
-            for index in range(games):
-                result = play_one(rules, players, specs, index, seed)
-                results.append(result)
-                if on_game is not None:
-                    on_game(result)
-        else:
-            _play_in_workers(rules, players, specs, games, seed, jobs, results, on_game)
-    except KeyboardInterrupt:
+        with interrupts_stop(stop), workers(min(jobs, games)) as pool:
+            run_all(_play_task, tasks, pool, keep, stop)
+    except Stopped:
         stopped = True
     results.sort(key=lambda r: r.index)
     return TournamentResult(
@@ -318,54 +313,6 @@ def run_tournament(
         results=results,
         stopped=stopped,
     )
-
-
-def _play_in_workers(
-    rules: RuleSet,
-    players: int,
-    specs: list[str],
-    games: int,
-    seed: int,
-    jobs: int,
-    results: list[GameResult],
-    on_game: Callable[[GameResult], None] | None,
-) -> None:
-    """Play the games in ``jobs`` worker processes, appending each result as it comes.
-
-    On Ctrl-C (``KeyboardInterrupt`` in this process) the workers are ended at once, mid-game,
-    and the interrupt goes on to the caller with the finished games in ``results``; the
-    workers themselves ignore Ctrl-C, so a terminal's interrupt to the whole process group
-    reaches this process alone.
-    """
-    tasks = [(rules, players, specs, index, seed) for index in range(games)]
-    pool = multiprocessing.Pool(min(jobs, games), initializer=_ignore_interrupts)
-    try:
-        for result in pool.imap_unordered(_play_task, tasks):
-            results.append(result)
-            if on_game is not None:
-                on_game(result)
-    except BaseException:
-        # A second Ctrl-C while the workers are ended would leave them running.
-        with _interrupts_held():
-            pool.terminate()
-            pool.join()
-        raise
-    pool.close()
-    pool.join()
-
-
-@contextmanager
-def _interrupts_held() -> Iterator[None]:
-    """Ctrl-C ignored for the duration (only the main thread can set a handler; elsewhere nothing changes)."""
-    try:
-        previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
-    except ValueError:
-        yield
-        return
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGINT, previous)
 
 
 __all__ = [

@@ -30,9 +30,9 @@ from eights.table import PlayConfig, Session, UsageError
 from eights.table.phrases import hint_words
 from eights.table.session import Move, check_name
 from eights.tokens import new_token, same_token, token_hash
+from eights.web.players import Pool, PoolClosed
 from eights.web.rooms.connection import Connection, send
 from eights.web.rooms.errors import RoomError
-from eights.web.players import Pool, PoolClosed
 from eights.web.rooms.runner import STAND_IN, Runner
 from eights.web.rooms.seats import (
     DEFAULT_AWAY,
