@@ -29,11 +29,12 @@ from eights.cli.common import (
     stopped_before_a_game,
     styled,
 )
-from eights.engine import Event, Game, view
+from eights.engine import Event, Game
 from eights.engine.events import GameOver, RoundOver, RoundStarted
 from eights.record import GameRecord, RecordError
 from eights.rules import RuleSet, resolve_rules
 from eights.rules.describe import rules_headline
+from eights.runs.play import decisions
 from eights.words import count_words
 
 if TYPE_CHECKING:
@@ -304,10 +305,8 @@ def watch_command(
     log = game.log if game.log is not None else []
     narrate(out, log, names, delay)
     try:
-        while not game.is_over:
-            seat = game.to_act
-            events = game.play(players_seated[seat].choose(view(game, seat)), seat)
-            narrate(out, events, names, delay)
+        for decision in decisions(game, players_seated):
+            narrate(out, decision.events, names, delay)
     except KeyboardInterrupt:
         out.print("Stopped.")
         raise typer.Exit(130) from None

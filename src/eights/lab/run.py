@@ -40,10 +40,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from eights.bots import Bot, make_bot
-from eights.engine import Game, view
+from eights.engine import Game
 from eights.engine.events import CardsDrawn, RoundOver, RoundStarted
 from eights.rules import RuleSet
 from eights.rules.scoring import match_rounds
+from eights.runs.play import decisions
 from eights.runs.pool import POLL_SECONDS, Stopped, interrupts_stop, run_all, workers
 from eights.runs.tournament import GameResult, play_one
 from eights.seeds import bot_seed, game_seed
@@ -118,16 +119,13 @@ def measure(game: Game, bots: Sequence[Bot]) -> TableGame:
     turns = actions = one_legal = 0
     first_to_act = -1
     holder = (-1, -1)
-    while not game.is_over:
-        seat = game.to_act
+    for decision in decisions(game, bots):
         if first_to_act < 0:
-            first_to_act = seat
-        if (game.round_index, game.turn) != holder:
-            holder = (game.round_index, game.turn)
+            first_to_act = decision.seat
+        if (decision.seen.round, decision.seen.turn) != holder:
+            holder = (decision.seen.round, decision.seen.turn)
             turns += 1
-        seen = view(game, seat)
-        one_legal += len(seen.legal) == 1
-        game.play(bots[seat].choose(seen), seat)
+        one_legal += len(decision.seen.legal) == 1
         actions += 1
     assert game.outcome is not None and game.log is not None
     drawn = blocked = changes = 0

@@ -24,9 +24,10 @@ from pathlib import Path
 from typing import Any
 
 from eights.bots import RandomBot
-from eights.engine import Game, view
+from eights.engine import Game
 from eights.record import GameRecord
 from eights.rules import RuleSet
+from eights.runs.play import decisions
 from eights.seeds import bot_seed, game_seed
 
 
@@ -70,9 +71,7 @@ def play_game(rules: RuleSet, players: int, seed: int, *, log: bool = False, fas
                 capped += reason == "cap"
     else:
         bots = [RandomBot(bot_seed(seed, seat)) for seat in range(players)]
-        while not game.is_over:
-            seat = game.to_act
-            game.play(bots[seat].choose(view(game, seat)), seat)
+        for _ in decisions(game, bots):
             actions += 1
             if game.round_index != round_index:
                 round_index = game.round_index

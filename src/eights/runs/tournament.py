@@ -31,8 +31,9 @@ from typing import Any
 from eights.bots import LEVELS, Bot, make_bot
 from eights.bots.spec import BotSpecError
 from eights.bots.spec import parse_bot as parse_spec
-from eights.engine import Game, view
+from eights.engine import Game
 from eights.rules import RuleSet
+from eights.runs.play import play_out
 from eights.runs.pool import Stopped, interrupts_stop, run_all, workers
 from eights.seeds import bot_seed, game_seed
 from eights.stats import fit_elo, wilson
@@ -133,9 +134,7 @@ def play_one(
         for seat, entrant in enumerate(seats):
             level, budget = parse_bot(specs[entrant])
             bots.append(make_bot(level, bot_seed(game_seed(seed, index), seat), **budget))
-    while not game.is_over:
-        seat = game.to_act
-        game.play(bots[seat].choose(view(game, seat)), seat)
+    play_out(game, bots)
     outcome = game.outcome
     assert outcome is not None
     return GameResult(index, tuple(seats), outcome.winners, outcome.totals, outcome.rounds)
