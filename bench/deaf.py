@@ -11,7 +11,7 @@ person who plays (every other limit at its default). A room of the largest state
 stacking, 100-card deals) is played by that person, who reads everything and makes the first legal move at
 once each turn, against an easy computer; ``--sockets`` sockets from the same address say ``hello`` as
 spectators from one address (127.0.0.1; the person from another) and then read nothing, their receive
-buffers kept small (tests/browser.py's ``deaf_socket``).
+buffers kept small (tests/support/browser.py's ``deaf_socket``).
 
 Stdout gets one JSON object: the moves made, the server's resident set at the start, the most it reached and
 at the end (MB), and, where the server has them (``/metrics``), the bytes waiting for the sockets' readers at
@@ -34,7 +34,7 @@ from websockets.sync.client import connect
 from server import ROOT, progress, rss_kb, start_server, stop_server
 
 sys.path.insert(0, str(ROOT))
-from tests.browser import deaf_socket
+from tests.support.browser import deaf_socket
 
 RULES = {"packs": "4", "stacking": "true", "rounds": ",".join(["100"] * 20)}
 OPTIONS = ["--pace", "0", "--set-limit", "messages_per_second=1000", "--set-limit", "message_burst=2000"]

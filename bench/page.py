@@ -5,7 +5,7 @@ Run from the repository root::
     .venv/bin/python bench/page.py            # JSON on stdout
     .venv/bin/python bench/page.py --runs 5   # first paint measured 5 times (the median and the worst)
 
-``eights serve`` runs in a process of its own on a free port and a temporary database (tests/browser.py),
+``eights serve`` runs in a process of its own on a free port and a temporary database (tests/support/browser.py),
 and Debian's Chromium is driven by Playwright. What is measured:
 
 - ``weight``: the bytes of the table's HTML, JavaScript and CSS (index.html and every module and style
@@ -39,7 +39,7 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-from tests.browser import CHROMIUM, CHROMIUM_ARGS, PATIENCE, PHONE, LiveServer, new_game  # noqa: E402
+from tests.support.browser import CHROMIUM, CHROMIUM_ARGS, PATIENCE, PHONE, LiveServer, new_game  # noqa: E402
 
 #: Collects requestAnimationFrame intervals while a card flies.
 FRAMES = """() => {

@@ -19,8 +19,8 @@ connection's memory). The bench raises its open files limit to the hard limit (e
 four sockets on either side).
 
 Many instances (``--instances K``, K > 1, or ``--cluster`` with one): a throwaway
-``redis-server`` (tests/redis_server.py: Debian's, a temporary folder, a free port, nothing saved) and a
-throwaway PostgreSQL cluster (tests/postgres.py), and K ``eights serve --redis URL --db PGURL`` processes,
+``redis-server`` (tests/support/redis_server.py: Debian's, a temporary folder, a free port, nothing saved) and a
+throwaway PostgreSQL cluster (tests/support/postgres.py), and K ``eights serve --redis URL --db PGURL`` processes,
 each on a free port. The clients do what a round-robin balancer would make of a family: room ``i`` is made
 on instance ``i % K`` and its seat ``s`` connects to instance ``(i + s) % K``, so most rooms have people on
 several instances (their messages relayed to the room's owner over Redis). With ``--route code`` they do
@@ -276,11 +276,11 @@ def stop_server(instance: Instance) -> str:
 
 @contextmanager
 def shared_parts() -> Iterator[tuple[str, str, int, int]]:
-    """A throwaway Redis server and PostgreSQL cluster (tests/redis_server.py, tests/postgres.py): their
+    """A throwaway Redis server and PostgreSQL cluster (tests/support/redis_server.py, tests/support/postgres.py): their
     URLs, and the process ids of redis-server and the postmaster (for their CPU time)."""
     sys.path.insert(0, str(ROOT))
-    from tests.postgres import throwaway_cluster
-    from tests.redis_server import throwaway_redis
+    from tests.support.postgres import throwaway_cluster
+    from tests.support.redis_server import throwaway_redis
 
     with throwaway_redis() as redis, throwaway_cluster() as database:
         assert redis.process is not None

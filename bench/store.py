@@ -7,7 +7,7 @@ Run from the repository root::
     python bench/store.py --postgres postgresql://me@localhost/eights_bench
     python bench/store.py --games 4 --repeat 3 --presets classic,derange
 
-PostgreSQL is a throwaway cluster (``tests/postgres.py``: Debian's server programs, a
+PostgreSQL is a throwaway cluster (``tests/support/postgres.py``: Debian's server programs, a
 temporary folder, a Unix socket, ``fsync=on``) unless ``--postgres URL`` names a server
 (its schema is brought up to date, and the matches the bench saves there are deleted at
 the end) or ``--no-postgres`` skips it; when no cluster can be made the report says
@@ -297,12 +297,12 @@ def bench_backend(url: str, plan: list[tuple[str, int]], repeat: int) -> dict[st
 
 @contextmanager
 def postgres(url: str | None) -> Iterator[str]:
-    """The server ``url`` names, or a throwaway cluster (``tests/postgres.py``)."""
+    """The server ``url`` names, or a throwaway cluster (``tests/support/postgres.py``)."""
     if url is not None:
         yield url
         return
     sys.path.insert(0, str(ROOT))
-    from tests.postgres import throwaway_cluster
+    from tests.support.postgres import throwaway_cluster
 
     with throwaway_cluster() as made:
         yield made.url

@@ -11,9 +11,9 @@ python3 -m venv .venv
 .venv/bin/lint-imports  # the layers of docs/architecture.md (pyproject.toml, [tool.importlinter])
 .venv/bin/pytest
 # The engine's two builds (issue 32). The install above compiles the engine's hot path with mypyc
-# where a C compiler exists, and the suite above ran on that build (tests/test_builds.py plays the
+# where a C compiler exists, and the suite above ran on that build (tests/engine/test_builds.py plays the
 # same random games in both); the engine, property and determinism tests run again on the pure one.
 .venv/bin/eights --version
-EIGHTS_PURE=1 .venv/bin/pytest tests/test_properties.py tests/test_determinism.py tests/test_pickle.py \
-    tests/test_sampling.py tests/test_classic.py tests/test_action.py tests/test_race.py tests/test_derange.py \
-    tests/test_baby_eating.py
+EIGHTS_PURE=1 .venv/bin/pytest tests/engine/test_properties.py tests/engine/test_determinism.py \
+    tests/engine/test_pickle.py tests/engine/test_sampling.py tests/rules/test_classic.py tests/rules/test_action.py \
+    tests/rules/test_race.py tests/rules/test_derange.py tests/rules/test_baby_eating.py

@@ -15,9 +15,9 @@ from playwright.sync_api import sync_playwright
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-from tests.browser import CHROMIUM, CHROMIUM_ARGS, PATIENCE, PHONE, LiveServer  # noqa: E402
-from tests.test_browser_scorecard import ROUNDS, fill_new_sheet, fill_round, save  # noqa: E402
-from tests.test_browser_scorecard_offline import open_once  # noqa: E402
+from tests.support.browser import CHROMIUM, CHROMIUM_ARGS, PATIENCE, PHONE, LiveServer  # noqa: E402
+from tests.web.test_browser_scorecard import ROUNDS, fill_new_sheet, fill_round, save  # noqa: E402
+from tests.web.test_browser_scorecard_offline import open_once  # noqa: E402
 
 
 def main() -> None:

@@ -9,7 +9,7 @@ mode, the rules or the computer players, and commit them with that change::
 
     .venv/bin/python scripts/transcripts.py
 
-``tests/test_narrate.py`` fails while a committed transcript differs from what this script makes.
+``tests/table/test_narrate.py`` fails while a committed transcript differs from what this script makes.
 """
 
 from __future__ import annotations

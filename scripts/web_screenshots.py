@@ -2,7 +2,7 @@
 eight on a 320 px phone, a room's lobby with a friend seated, and a match's review on a phone.
 
 Starts ``eights serve`` on a temporary database and drives Debian's Chromium with Playwright, as the
-browser tests do (tests/browser.py), and writes docs/web-phone.png, docs/web-desktop.png,
+browser tests do (tests/support/browser.py), and writes docs/web-phone.png, docs/web-desktop.png,
 docs/web-eight.png, docs/web-lobby.png and docs/review.png. Run from the repository's root:
 ``.venv/bin/python scripts/web_screenshots.py`` (all of them), or name some: ``... review lobby``.
 """
@@ -18,7 +18,7 @@ from playwright.sync_api import Browser, Page, sync_playwright
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-from tests.browser import CHROMIUM, CHROMIUM_ARGS, DESKTOP, PATIENCE, PHONE, LiveServer, new_game  # noqa: E402
+from tests.support.browser import CHROMIUM, CHROMIUM_ARGS, DESKTOP, PATIENCE, PHONE, LiveServer, new_game  # noqa: E402
 
 DOCS = ROOT / "docs"
 

@@ -6,7 +6,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, settings
 
-from tests.extras import missing
+from tests.support.extras import missing
 
 settings.register_profile(
     "ci", derandomize=True, deadline=None, max_examples=60, suppress_health_check=[HealthCheck.too_slow]
@@ -23,9 +23,9 @@ def _own_database(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.
 
 @pytest.fixture(scope="session")
 def postgres_server() -> Iterator[Any]:
-    """A throwaway PostgreSQL server for the whole run (see tests/postgres.py); skipped when the machine
+    """A throwaway PostgreSQL server for the whole run (see tests/support/postgres.py); skipped when the machine
     has none, except under CI, where it fails."""
-    from tests.postgres import PostgresUnavailable, throwaway_cluster
+    from tests.support.postgres import PostgresUnavailable, throwaway_cluster
 
     try:
         with throwaway_cluster() as server:
@@ -59,9 +59,9 @@ def postgres_url(postgres_server: Any) -> str:
 
 @pytest.fixture(scope="module")
 def redis_server() -> Iterator[Any]:
-    """A throwaway Redis server for one test module (see tests/redis_server.py); skipped when the machine
+    """A throwaway Redis server for one test module (see tests/support/redis_server.py); skipped when the machine
     has none, except under CI, where it fails."""
-    from tests.redis_server import RedisUnavailable, throwaway_redis
+    from tests.support.redis_server import RedisUnavailable, throwaway_redis
 
     try:
         with throwaway_redis() as server:
@@ -99,12 +99,12 @@ def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Any]:
 
 @pytest.fixture(scope="module")
 def chromium() -> Iterator[Any]:
-    """Debian's Chromium driven by Playwright for one test module (see tests/browser.py); skipped when the
+    """Debian's Chromium driven by Playwright for one test module (see tests/support/browser.py); skipped when the
     machine has none, except under CI, where it fails.
 
     Not for the whole run: while Playwright's synchronous API is open its event loop counts as running
     in the main thread, and the later tests that call ``asyncio.run`` would fail."""
-    from tests.browser import CHROMIUM_ARGS, BrowserUnavailable, chromium_path
+    from tests.support.browser import CHROMIUM_ARGS, BrowserUnavailable, chromium_path
 
     try:
         path = chromium_path()
@@ -120,8 +120,8 @@ def chromium() -> Iterator[Any]:
 
 @pytest.fixture
 def live_server(tmp_path: Path) -> Iterator[Any]:
-    """``eights serve`` in a process of its own on a database of its own (tests/browser.py)."""
-    from tests.browser import LiveServer
+    """``eights serve`` in a process of its own on a database of its own (tests/support/browser.py)."""
+    from tests.support.browser import LiveServer
 
     server = LiveServer(tmp_path / "served.db")
     yield server

@@ -10,7 +10,7 @@ from eights.names import NAME_LENGTH, BadName, clean_name, same_name
 from eights.rules import load_preset
 from eights.scorecard import PlayerError, Sheet
 from eights.table.session import UsageError, parse_names
-from tests.test_web import client, db, send, until
+from tests.web.test_app import client, db, send, until
 
 __all__ = ["client", "db"]  # the web tests' fixtures, used here
 

@@ -16,7 +16,7 @@ from eights.engine import Game, parse_action
 from eights.engine.actions import BURY, CHOOSE, DRAW, NAME_SUIT, PASS, PLAY
 from eights.record import FORMAT, GameRecord, RecordError
 from eights.rules import load_preset
-from tests.scripting import scripted
+from tests.support.scripting import scripted
 
 PRESET_CASES = [
     ("classic", (), 3),

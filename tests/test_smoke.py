@@ -1,6 +1,6 @@
 from eights.engine import Game
 from eights.rules import PRESETS, load_preset
-from tests.scripting import scripted
+from tests.support.scripting import scripted
 
 
 def test_every_preset_plays_to_the_end_with_random_legal_actions():

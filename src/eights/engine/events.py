@@ -187,7 +187,7 @@ def redact(event: Event, seat: int | None) -> Event:
     if isinstance(event, CardsDrawn):
         if event.seat != seat and event.cards is not None:
             # Made directly: dataclasses.replace costs ten times as much, and searches redact
-            # every draw of every replayed history (tests/test_properties.py: every other field is kept).
+            # every draw of every replayed history (tests/engine/test_properties.py: every other field is kept).
             return CardsDrawn(event.seat, event.count, event.reason, None, event.lacking)
     elif isinstance(event, RoundStarted):
         return replace(event, hands=tuple(h if i == seat else None for i, h in enumerate(event.hands)))

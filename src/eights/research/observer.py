@@ -95,7 +95,7 @@ class Observer:
     ``encode`` reads a view, whose history is the round's whole log redacted for the seat; this reads
     only the events appended since the last call (the public part of each: the seat, the cards laid,
     how many were drawn, the suit named, which no redaction hides), the seat's own hand, and the public
-    fields a view shows, and writes only the numbers that changed. ``tests/test_encoding.py`` holds it
+    fields a view shows, and writes only the numbers that changed. ``tests/research/test_encoding.py`` holds it
     equal to ``encode(view(game, seat))`` at every step of random games of every preset, and unchanged
     when only cards the seat cannot see change; the install compiles it with the engine.
 
