@@ -8,6 +8,7 @@ Run from the repository root::
     python bench/server.py --instances 3 --rooms 100 --seconds 40   # 3 instances, the last killed at 20 s
     python bench/server.py --instances 1 --cluster --rooms 100 --seconds 40   # 1 of them, to compare
     python bench/server.py --instances 2 --route code --kill-at never --rooms 24 --think 0.2,0.5 --seconds 40
+    python bench/server.py --commit-ms 50 --rooms 500 --seconds 40   # a store that takes 50 ms a commit
 
 The server is ``eights serve`` in a process of its own (``python -m eights.cli serve --port P
 --db TMP``, a free port on 127.0.0.1 and a new SQLite database in a temporary folder),
@@ -58,6 +59,9 @@ What is measured, over the window of ``--seconds`` (default 60) after the ramp-u
   version (``time.monotonic``, one clock for every process on Linux); ``p50``, ``p99`` (nearest
   rank) and ``max`` over every seat-update, and their ``count``. The clients share the
   machine with the server, so their own delays are in the figures.
+- ``healthz_ms``: ``GET /healthz`` of the first instance every 0.1 s of the window, answered by the event
+  loop alone: p50, p99, max and count of the time each answer took. It is what a slow store must not touch
+  (``--commit-ms``: every COMMIT held back that long; a move waits for its own commit, nobody else does).
 - ``errors``: by kind: every ``error`` message (by its code), a connection closed or failed,
   a room not started by the end of the ramp-up, and an update that did not reach a seat
   within 10 s (``timeout``). The goal is none. With a kill, timeouts are told apart by when the action
@@ -170,6 +174,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import urllib.request
 import zlib
@@ -275,17 +280,24 @@ def stop_server(instance: Instance) -> str:
 
 
 @contextmanager
-def shared_parts() -> Iterator[tuple[str, str, int, int]]:
-    """A throwaway Redis server and PostgreSQL cluster (tests/support/redis_server.py, tests/support/postgres.py): their
-    URLs, and the process ids of redis-server and the postmaster (for their CPU time)."""
+def shared_parts(commit_seconds: float = 0.0) -> Iterator[tuple[str, str, int, int]]:
+    """A throwaway Redis server and PostgreSQL cluster (tests/support/redis_server.py,
+    tests/support/postgres.py): their URLs, and the process ids of redis-server and the postmaster (for their
+    CPU time). With ``commit_seconds``, the store is reached through a cable that holds back every COMMIT's
+    answer that long (tests/support/pg_proxy.py): a slow store."""
     sys.path.insert(0, str(ROOT))
+    from tests.support.pg_proxy import proxied
     from tests.support.postgres import throwaway_cluster
     from tests.support.redis_server import throwaway_redis
 
     with throwaway_redis() as redis, throwaway_cluster() as database:
         assert redis.process is not None
         postmaster = int((database.data / "postmaster.pid").read_text().split()[0])
-        yield redis.url, database.url, redis.process.pid, postmaster
+        if not commit_seconds:
+            yield redis.url, database.url, redis.process.pid, postmaster
+            return
+        with proxied(database.folder, commit_seconds) as cable:
+            yield redis.url, cable.url, redis.process.pid, postmaster
 
 
 def rss_kb(pid: int) -> int:
@@ -643,6 +655,8 @@ class Setup:
     kill_at: float | None = None
     #: Every seat of a room to the instance its code picks (``--route code``).
     by_code: bool = False
+    #: Seconds every COMMIT of the store takes (``--commit-ms``), or 0.
+    commit_seconds: float = 0.0
 
 
 def start_clients(
@@ -681,7 +695,7 @@ def run(rooms: int, setup: Setup) -> dict[str, Any]:
     try:
         with ExitStack() as stack:
             if many:
-                redis_url, database, redis_pid, postmaster = stack.enter_context(shared_parts())
+                redis_url, database, redis_pid, postmaster = stack.enter_context(shared_parts(setup.commit_seconds))
                 helpers = {"redis": redis_pid, "postgres": postmaster}
                 db, options = database, ["--redis", redis_url]
             else:
@@ -699,6 +713,9 @@ def run(rooms: int, setup: Setup) -> dict[str, Any]:
             bases = [i.base for i in instances]
             plan = Plan(bases, window, setup.think, setup.seed, setup.compression, kill, setup.by_code)
             processes, pipes = start_clients(plan, rooms, setup.clients, ramp_start, ramp)
+            waits: list[float] = []
+            prober = threading.Thread(target=probe, args=(bases[0], window, waits), daemon=True)
+            prober.start()
             cpu_start: tuple[float, list[float], dict[str, float]] | None = None
             name = f"{rooms} rooms on {setup.instances} instance{'s' if setup.instances > 1 else ''}"
             while time.monotonic() < window[1]:
@@ -745,12 +762,41 @@ def run(rooms: int, setup: Setup) -> dict[str, Any]:
                 for k, pid in helpers.items()
             }
             tallies: list[Tally] = [pipe.recv() for pipe in pipes]
+            prober.join(15)
             for process in processes:
                 process.join(30)
             errs = [stop_server(instance) for instance in instances]
     finally:
         shutil.rmtree(folder, ignore_errors=True)
-    return report(rooms, setup, ramp, tallies, instances, cpus, helper_cpu, errs, before_load, victim)
+    result = report(rooms, setup, ramp, tallies, instances, cpus, helper_cpu, errs, before_load, victim)
+    result["healthz_ms"] = summary_ms(sorted(waits))
+    return result
+
+
+def probe(base: str, window: tuple[float, float], waits: list[float]) -> None:
+    """Ask the first instance's ``/healthz`` every 0.1 s of the window, keeping the time each answer took (10 s for
+    none): how long the server's event loop keeps anyone waiting, whatever its store is doing."""
+    while (now := time.monotonic()) < window[1]:
+        if now >= window[0]:
+            try:
+                with urllib.request.urlopen(base + "/healthz", timeout=10) as answer:
+                    answer.read()
+                waits.append(time.monotonic() - now)
+            except OSError:
+                waits.append(10.0)
+        time.sleep(0.1)
+
+
+def summary_ms(ordered: list[float]) -> dict[str, Any]:
+    """p50, p99 (nearest rank) and max of sorted seconds, in milliseconds, and their count."""
+    if not ordered:
+        return {"count": 0}
+    return {
+        "count": len(ordered),
+        "p50": round(1000 * percentile(ordered, 0.5), 1),
+        "p99": round(1000 * percentile(ordered, 0.99), 1),
+        "max": round(1000 * ordered[-1], 1),
+    }
 
 
 def merged(tallies: list[Tally], part: str) -> dict[str, int]:
@@ -904,6 +950,12 @@ def main() -> None:
         help="where a room's seats connect: round robin over the instances (default), or all to the instance "
         "its code picks, as docs/deploy/nginx.conf routes them",
     )
+    parser.add_argument(
+        "--commit-ms",
+        type=float,
+        default=0.0,
+        help="a slow store: every COMMIT of PostgreSQL answers this many milliseconds late (implies --cluster)",
+    )
     args = parser.parse_args()
     try:
         counts = [int(n) for n in args.rooms.split(",")]
@@ -941,9 +993,10 @@ def main() -> None:
         compression=None if args.compression == "none" else args.compression,
         nice=args.server_nice,
         instances=args.instances,
-        cluster=args.cluster or args.instances > 1,
+        cluster=args.cluster or args.instances > 1 or args.commit_ms > 0,
         kill_at=kill_at,
         by_code=args.route == "code",
+        commit_seconds=args.commit_ms / 1000,
     )
     for n in counts:
         result = run(n, setup)

@@ -5,7 +5,8 @@ the server as they pass (a type byte and a length each).
 ``cut_after_commit()`` arms it: the next time the server says a write is done (its ``CommandComplete``
 for a ``COMMIT`` or an ``INSERT``), that answer is dropped and the connection cut, so the client cannot
 tell whether its write was kept (it was). ``refuse()`` and ``accept()`` turn new connections away and let
-them in again, so a client cannot ask at once either.
+them in again, so a client cannot ask at once either. ``commit_seconds`` holds back every answer that a
+``COMMIT`` is done that long, as a slow disk or a far server would (bench/server.py's ``--commit-ms``).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import socket
 import struct
 import tempfile
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -24,7 +26,8 @@ from tests.support.postgres import PORT
 
 
 class PostgresProxy:
-    def __init__(self, server_folder: Path) -> None:
+    def __init__(self, server_folder: Path, commit_seconds: float = 0.0) -> None:
+        self.commit_seconds = commit_seconds
         self.target = str(server_folder / f".s.PGSQL.{PORT}")
         self.folder = Path(tempfile.mkdtemp(prefix="eights-pgproxy-"))
         self.url = f"postgresql+psycopg://postgres@/eights?host={self.folder}&port={PORT}"
@@ -101,14 +104,17 @@ class PostgresProxy:
                     if len(buffer) < 1 + length:
                         break
                     message, buffer = buffer[: 1 + length], buffer[1 + length :]
-                    if kind == b"C" and self.armed.is_set():
-                        tag = message[5:].rstrip(b"\0")
-                        if tag == b"COMMIT" or tag.startswith(b"INSERT"):
-                            self.armed.clear()
-                            self.cuts += 1
-                            client.sendall(out)
-                            self._cut(server, client)
-                            return
+                    tag = message[5:].rstrip(b"\0") if kind == b"C" else b""
+                    if tag == b"COMMIT" and self.commit_seconds:
+                        client.sendall(out)
+                        out = b""
+                        time.sleep(self.commit_seconds)
+                    if (tag == b"COMMIT" or tag.startswith(b"INSERT")) and self.armed.is_set():
+                        self.armed.clear()
+                        self.cuts += 1
+                        client.sendall(out)
+                        self._cut(server, client)
+                        return
                     out += message
                 if out:
                     client.sendall(out)
@@ -127,8 +133,8 @@ class PostgresProxy:
 
 
 @contextmanager
-def proxied(server_folder: Path) -> Iterator[PostgresProxy]:
-    proxy = PostgresProxy(server_folder)
+def proxied(server_folder: Path, commit_seconds: float = 0.0) -> Iterator[PostgresProxy]:
+    proxy = PostgresProxy(server_folder, commit_seconds)
     try:
         yield proxy
     finally:
