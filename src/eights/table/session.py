@@ -281,6 +281,11 @@ class MatchLog(Protocol):
         None when it could not be saved."""
         ...
 
+    @property
+    def match_id(self) -> int:
+        """The match's number where it is kept."""
+        ...
+
 
 @dataclass(frozen=True, slots=True)
 class Move:

@@ -11,9 +11,11 @@ from typing import TYPE_CHECKING
 
 from eights.rules import RulesError, RuleSet
 from eights.store import Store, StoreError
+from eights.store.recorder import Recorder
 from eights.store.rooms import Rooms, SavedRoom
 from eights.table import PlayConfig, Session
 from eights.table.saved import saved_session, start_saved
+from eights.table.session import SPEEDS
 from eights.web.rooms.errors import RoomError
 from eights.web.rooms.room import Room
 from eights.web.rooms.runner import STAND_IN
@@ -50,8 +52,9 @@ class Keeping:
     @staticmethod
     def fence(room: Room) -> None:
         """Give the room's match its owner's fence: each of its moves is then saved only while it is the owner."""
-        if room.fence is not None and room.session is not None and room.session.log is not None:
-            room.session.log.fence = (room.code, room.fence)  # type: ignore[attr-defined]
+        log = room.session.log if room.session is not None else None
+        if room.fence is not None and isinstance(log, Recorder):
+            log.fence = (room.code, room.fence)
 
     async def save(self, room: Room) -> None:
         """Write the room to the store if it changed since it was last written.
@@ -103,7 +106,7 @@ class Keeping:
                 room.saved_phase = saved.phase
             elif saved.match_id is not None:
                 room.session = saved_session(self.store, saved.match_id)
-                room.session.speed = 5
+                room.session.speed = max(SPEEDS)  # (matches saved before the room set it in their config)
                 self.fence(room)
         except (KeyError, TypeError, ValueError, RulesError, StoreError, RoomError):
             return None

@@ -28,7 +28,7 @@ from eights.rules.describe import heading, rule_changes
 from eights.saving import Fenced, StoreError
 from eights.table import PlayConfig, Session, UsageError
 from eights.table.phrases import hint_words
-from eights.table.session import Move, check_name
+from eights.table.session import SPEEDS, Move, check_name
 from eights.tokens import new_token, same_token, token_hash
 from eights.web.players import Pool, PoolClosed
 from eights.web.rooms.connection import Connection, send
@@ -160,10 +160,11 @@ class Room:
 
     def config(self) -> PlayConfig:
         """The table the seats make: people by name, computers by level, and a seed of 62 random bits, drawn
-        apart from every other match's (no seed of this server's can be told from another's)."""
+        apart from every other match's (no seed of this server's can be told from another's). The session's
+        own pause between computer moves is none: the room's runner paces them (``pace``)."""
         seats = tuple(HUMAN if s.kind == "person" else (s.level or STAND_IN) for s in self.seats)
         people = tuple(s.name for s in self.seats if s.kind == "person")
-        return PlayConfig(self.rules, seats, seed=secrets.randbits(62), people=people)
+        return PlayConfig(self.rules, seats, seed=secrets.randbits(62), speed=max(SPEEDS), people=people)
 
     def people_here(self) -> bool:
         """Whether a person at the table has a connection open (else the room waits for them)."""
@@ -500,10 +501,9 @@ class Room:
             seat.stand_in, seat.away = False, 0.0
         self.runner.stand_ins.clear()
         self.away_since = None
-        session.speed = 5
         self.session = session
         self.host.keeping.fence(self)
-        self.match_id = session.log.match_id if session.log is not None else None  # type: ignore[attr-defined]
+        self.match_id = session.log.match_id if session.log is not None else None
         self.version += 1
 
     async def save(self) -> None:
