@@ -27,7 +27,8 @@ from eights.engine.events import CardsDrawn, CardsSwapped, Event, RoundOver, Rou
 from eights.engine.game import FIELDS
 from eights.research.encoding import ActionSpace, encode
 from eights.research.observer import Observer
-from eights.rules import RulesError, RuleSet, load_preset
+from eights.rules import RuleSet, load_preset
+from tests.support.scripting import fitting_players
 
 # (preset, options): every option that changes play, kept to games short enough to check at every action.
 CONFIGS: list[tuple[str, tuple[str, ...]]] = [
@@ -57,17 +58,6 @@ def rules_for(config: tuple[str, tuple[str, ...]]) -> RuleSet:
         preset, options = config
         _RULES[config] = load_preset(preset).with_options(list(options))
     return _RULES[config]
-
-
-def fitting_players(rules: RuleSet) -> list[int]:
-    fit = []
-    for n in range(2, 17):
-        try:
-            rules.check_players(n)
-        except RulesError:
-            continue
-        fit.append(n)
-    return fit
 
 
 @st.composite

@@ -15,6 +15,7 @@ from eights.engine import Game
 from eights.engine.errors import GameIsOver
 from eights.engine.events import CardPlayed, GameOver, RoundOver, RoundStarted
 from eights.rules import PRESETS, RulesError, RuleSet, load_preset
+from tests.support.scripting import fitting_players
 
 
 def play_out(game: Game, rng: random.Random) -> int:
@@ -80,18 +81,6 @@ def check_finished(game: Game) -> None:
             assert max(outcome.totals) >= target
     else:
         assert outcome.winners == rounds[-1].winners
-
-
-def fitting_players(rules: RuleSet) -> list[int]:
-    """Every player count these rules seat."""
-    fit = []
-    for n in range(2, 17):
-        try:
-            rules.check_players(n)
-        except RulesError:
-            continue
-        fit.append(n)
-    return fit
 
 
 def run(rules: RuleSet, players: int, seed: int) -> Game:

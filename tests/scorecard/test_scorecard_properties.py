@@ -22,9 +22,10 @@ from hypothesis import strategies as st
 from eights.cards import ALL_CARDS, format_cards
 from eights.engine import Game
 from eights.engine.events import GameOver, RoundOver, RoundStarted
-from eights.rules import RulesError, RuleSet, load_preset
+from eights.rules import RuleSet, load_preset
 from eights.rules.scoring import hand_value, round_points
 from eights.scorecard import MatchOverError, Sheet, SheetError, to_csv
+from tests.support.scripting import fitting_players
 
 CONFIGS: list[tuple[str, tuple[str, ...]]] = [
     ("derange", ()),
@@ -50,21 +51,10 @@ def rules_for(config: tuple[str, tuple[str, ...]]) -> RuleSet:
     return _RULES[config]
 
 
-def seats(rules: RuleSet) -> list[int]:
-    fit = []
-    for n in range(2, 9):
-        try:
-            rules.check_players(n)
-        except RulesError:
-            continue
-        fit.append(n)
-    return fit
-
-
 @st.composite
 def sheets(draw: st.DrawFn) -> Sheet:
     rules = rules_for(draw(st.sampled_from(CONFIGS)))
-    players = draw(st.sampled_from(seats(rules)))
+    players = draw(st.sampled_from(fitting_players(rules, most=8)))
     return Sheet.new(rules, NAMES[:players], rng=draw(st.integers(0, 2**32 - 1)))
 
 
@@ -226,7 +216,7 @@ def test_a_sheet_fed_the_engines_hands_agrees_with_the_engine(
     config: tuple[str, tuple[str, ...]], data: st.DataObject, seed: int, choices: int
 ) -> None:
     rules = rules_for(config)
-    players = data.draw(st.sampled_from(seats(rules)))
+    players = data.draw(st.sampled_from(fitting_players(rules, most=8)))
     game, sheet = enter_game(rules, players, seed, choices)
     assert game.outcome is not None
     if sheet.keeps_points:

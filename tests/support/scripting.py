@@ -9,7 +9,7 @@ from typing import Any
 from eights.cards import Card, parse_cards
 from eights.engine import Game
 from eights.engine.scripted import deck_for
-from eights.rules import RuleSet, load_preset
+from eights.rules import RulesError, RuleSet, load_preset
 
 
 def scripted(
@@ -75,3 +75,15 @@ def events_of(game: Game, kind: type) -> list[Any]:
 def pack_size(game: Game) -> int:
     """The cards in play: every hand, the stock and the discard pile."""
     return sum(map(len, game.hands)) + len(game.stock) + len(game.discard)
+
+
+def fitting_players(rules: RuleSet, most: int = 16) -> list[int]:
+    """Every player count from 2 to ``most`` that these rules seat."""
+    fit = []
+    for n in range(2, most + 1):
+        try:
+            rules.check_players(n)
+        except RulesError:
+            continue
+        fit.append(n)
+    return fit
