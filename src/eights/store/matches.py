@@ -133,9 +133,11 @@ class Store:
     :raises StoreError: (from the constructor and every method) naming the database and what to do.
     """
 
-    def __init__(self, url: URL) -> None:
+    def __init__(self, url: URL, named: str | None = None) -> None:
+        """``named``: what people are told the database is, when not ``url`` itself (an empty store in memory
+        that stands for a file not made yet is called by the file's name)."""
         self.url = url
-        self.label = label(url)
+        self.label = named or label(url)
         self.engine: Engine = make_engine(url)
         migrate(self.engine, url)
         self.writer = Writer(self.engine)
