@@ -80,7 +80,7 @@ def rounds(draw: st.DrawFn, sheet: Sheet) -> tuple[str | None, dict[str, Any]]:
         if seat == out or (out is not None and not sheet.keeps_points and draw(st.booleans())):
             continue
         if (out is None and sheet.rules.blocked_fewest_cards) or not sheet.keeps_points or draw(st.booleans()):
-            count = draw(st.integers(0, 4))
+            count = draw(st.integers(1, 4))  # no cards at all is no entry (issue 40, item 2)
             cards, pack = pack[:count], pack[count:]
             left[name] = format_cards(cards) if draw(st.booleans()) else [str(c) for c in cards]
         else:  # points only where the rules keep them, within what the pack can be worth in all hands

@@ -35,7 +35,7 @@ SHEETS_PER_CASE = 20
 
 def random_hand(rng: random.Random, pack: list[dict[str, Any]], taken: dict[str, int], room: int) -> list[str]:
     cards = []
-    for _ in range(rng.randint(0, min(6, room))):
+    for _ in range(rng.randint(1, min(6, room))):
         card = rng.choice(pack)
         if taken.get(card["card"], 0) < card["copies"]:
             taken[card["card"]] = taken.get(card["card"], 0) + 1
@@ -64,7 +64,9 @@ def random_sheet(rng: random.Random, preset: str, options: dict[str, str], data:
             if points_allowed and rng.random() < 0.4:
                 left[name] = rng.choice([0, rng.randint(0, 40), rng.randint(40, 200)])
             else:
-                left[name] = random_hand(rng, table["pack"], taken, 20)
+                hand = random_hand(rng, table["pack"], taken, 20)
+                if hand:  # no cards at all is no hand given, on the phone (scoring.js) as in the core
+                    left[name] = hand
         try:
             sheet.add_round(out, left)
         except SheetError:

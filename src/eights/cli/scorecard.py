@@ -38,6 +38,7 @@ from eights.scorecard import (
     SheetError,
     next_words,
     parse_points,
+    points_from_text,
     scored_words,
     sheet_json,
     standings_words,
@@ -153,13 +154,10 @@ def read_round(
             if flag == "--cards":
                 left[name] = value
                 continue
-            worth = parse_points(value)
-            if worth is None:
-                raise SheetError(
-                    f"--points {item}: {value!r} is not a whole number in the digits 0-9; give the value of "
-                    f"{name}'s cards left, like --points {name}=35, or the cards themselves with --cards {name}=8H,2C"
-                )
-            left[name] = worth
+            try:
+                left[name] = points_from_text(name, value)
+            except SheetError as exc:
+                raise SheetError(f"--points {item}: {exc} (--points {name}=35 or --cards {name}=8H,2C)") from None
     return out, left
 
 

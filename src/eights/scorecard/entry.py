@@ -50,7 +50,8 @@ class Scored:
 
 def read_entry(setup: Setup, out: str | None, left: Mapping[str, LeftInput] | None, stored: bool = False) -> RoundEntry:
     """Check a round as entered: ``out`` names the player who went out (None: blocked), ``left``
-    maps every other player to their points or their cards left. ``stored`` reads a round saved
+    maps every other player to their points or their cards left; an empty list of cards is no entry
+    (0 points says that a player had nothing left, where points are kept). ``stored`` reads a round saved
     before, under the checks of its day: the bounds added since (``_within_the_pack``) are not applied,
     so an old sheet stays readable.
 
@@ -67,7 +68,12 @@ def read_entry(setup: Setup, out: str | None, left: Mapping[str, LeftInput] | No
         seat = setup.seat(name)
         if seat in given:
             raise HandError(f"{setup.players[seat]} is entered twice: give each player's points or cards once")
-        given[seat] = _read_left(setup, setup.players[seat], value)
+        hand = _read_left(setup, setup.players[seat], value)
+        if hand == () and not stored:
+            # No cards at all is a hand not given (a box left empty, a name forgotten), on every front end:
+            # only the player who went out holds none, and one who counts nothing gives 0 points.
+            continue
+        given[seat] = hand
     entry = RoundEntry(out_seat, tuple(given.get(seat) for seat in range(setup.count)))
     check_entry(setup, entry, stored)
     return entry
@@ -119,6 +125,21 @@ def parse_points(text: str) -> int | None:
     return int(text) if re.fullmatch(r"-?[0-9]+", text) else None
 
 
+def points_from_text(name: str, text: str) -> int:
+    """What a person typed where only points go (a points box, ``--points``): a whole number in the
+    digits 0-9 (a leading minus is read, to be refused as negative), as ``parse_points`` reads them.
+
+    :raises HandError: naming the player and the text, for anything else (``abc``, ``+5``, ``1_000``, `` 5``).
+    """
+    points = parse_points(text)
+    if points is None:
+        raise HandError(
+            f"{name}: {text!r} is not a whole number in the digits 0-9; give the value of {name}'s "
+            "cards left, like 35, or the cards themselves"
+        )
+    return points
+
+
 def _read_left(setup: Setup, name: str, value: object) -> Left:
     if isinstance(value, bool):
         raise HandError(f"{name}: {value!r} is neither points nor cards; give a whole number or cards like 8H 10C")
@@ -140,7 +161,7 @@ def _read_left(setup: Setup, name: str, value: object) -> Left:
             if not isinstance(item, str):
                 raise HandError(f"{name}: {item!r} is not a card; write cards like 8H, 10C, QS, A♠")
             try:
-                cards.append(Card.parse(item))
+                cards.append(Card.parse(item, jokers=not setup.without_jokers()))
             except CardError as exc:
                 raise HandError(f"{name}: {exc}") from None
         return tuple(cards)
@@ -150,7 +171,7 @@ def _read_left(setup: Setup, name: str, value: object) -> Left:
 def left_from_text(text: str) -> LeftInput:
     """What a person typed for a player's hand: a whole number in the digits 0-9 is points (``35``,
     ``-3`` to be refused as negative), anything else cards (``8H 2C``, ``8H,2C``; nothing at all: no
-    cards left), or a number written otherwise (``+5``), refused when it is read."""
+    entry, refused where the round needs one), or a number written otherwise (``+5``), refused when it is read."""
     clean = text.strip()
     points = parse_points(clean)
     return clean if points is None else points
@@ -179,9 +200,10 @@ def check_entry(setup: Setup, entry: RoundEntry, stored: bool = False) -> None:
     missing = [players[seat] for seat, value in enumerate(entry.left) if value is None and seat != entry.out]
     if missing and (setup.keeps_points or entry.blocked):
         why = "the round was blocked, so " if entry.blocked else ""
+        zero = " (0 points for no cards left)" if setup.keeps_points else ""
         raise HandError(
             f"no points or cards for {and_list(missing)}: {why}give every player who did not go out "
-            "their points or their cards left"
+            f"their points or their cards left{zero}"
         )
     if entry.blocked and setup.rules.blocked_fewest_cards:
         counted = [players[seat] for seat, value in enumerate(entry.left) if isinstance(value, int)]

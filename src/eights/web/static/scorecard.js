@@ -789,7 +789,7 @@ function handRow(name, index) {
   } else {
     const chosen = el("p", null, "chosen");
     if (hand.cards.length) chosen.append(...hand.cards.map((c) => cardText(c)));
-    else chosen.append(el("span", "no cards", "about"));
+    else chosen.append(el("span", sheet.keeps_points ? "none picked (no cards left: Points, 0)" : "none picked", "about"));
     const pick = button(hand.cards.length ? "Change cards" : "Pick cards", () => openPicker(name), "pick");
     pick.id = `pick-${index}`;
     const line = el("div", null, "cards-line");
@@ -805,9 +805,10 @@ function roundBody() {
     if (name === form.out) continue;
     if (!sheet.keeps_points && form.out !== null) continue;
     const hand = form.hands[name];
-    if (hand.mode === "cards") left[name] = hand.cards;
-    else if (/^\s*[-+]?\d+\s*$/.test(hand.points)) left[name] = Number(hand.points);
-    else if (hand.points.trim()) left[name] = hand.points;
+    if (hand.mode === "cards") {
+      if (hand.cards.length) left[name] = hand.cards; // none picked: not given (Points 0 says none left)
+    }
+    else if (hand.points.trim()) left[name] = { points: hand.points.trim() }; // read by the scorecard's rule for points
   }
   return { token, revision: sheet.revision, out: form.out, left };
 }

@@ -131,7 +131,9 @@ export function checkEntry(rules, sheet, entry) {
     const left = entry.left[name];
     if (name === entry.out) continue;
     if (left === undefined || left === null) {
-      if (rules.keeps_points || entry.out === null) throw new Error(`no points or cards for ${name}: give every player who did not go out their points or their cards left`);
+      const zero = rules.keeps_points ? " (0 points for no cards left)" : "";
+      const why = entry.out === null ? "the round was blocked, so " : "";
+      if (rules.keeps_points || entry.out === null) throw new Error(`no points or cards for ${name}: ${why}give every player who did not go out their points or their cards left${zero}`);
       continue;
     }
     if (typeof left === "string") throw new Error(`${name}: ${left} is not points as this sheet reads them; write them with the digits 0-9 alone, like 35`);
@@ -162,7 +164,25 @@ function commit(rules, sheet, rounds, finished, undo) {
   return next;
 }
 
+/** The entry as eights.scorecard reads it: no cards at all is a hand not given (read_entry; 0 points says that a
+ * player had nothing left), and a points box ({points: "35"}) is a whole number or refused (points_from_text). */
+function given(entry) {
+  const left = {};
+  for (const [name, hand] of Object.entries(entry.left)) {
+    if (Array.isArray(hand) && !hand.length) continue;
+    if (hand && typeof hand === "object" && !Array.isArray(hand)) {
+      const text = hand.points;
+      if (!/^-?[0-9]+$/.test(text)) {
+        throw new Error(`${name}: '${text}' is not a whole number in the digits 0-9; give the value of ${name}'s cards left, like 35, or the cards themselves`);
+      }
+      left[name] = Number(text);
+    } else left[name] = hand;
+  }
+  return { ...entry, left };
+}
+
 export function addRound(rules, sheet, entry) {
+  entry = given(entry);
   if (isOver(rules, sheet)) throw new Error("the match is over: no more rounds can be entered; edit or delete a past round, or undo");
   if (sheet.rounds.length >= rules.most_rounds) {
     throw new Error(
@@ -175,6 +195,7 @@ export function addRound(rules, sheet, entry) {
 }
 
 export function editRound(rules, sheet, number, entry) {
+  entry = given(entry);
   checkEntry(rules, sheet, entry);
   const rounds = sheet.rounds.map((r, i) => (i === number - 1 ? entry : r));
   return commit(rules, sheet, rounds, sheet.finished, [...sheet.undo, { change: "edit", round: number, was: sheet.rounds[number - 1] }]);
