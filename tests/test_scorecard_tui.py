@@ -316,3 +316,25 @@ def test_the_plain_sheet_asks_again_for_what_was_wrong_only(sheets: Sheets) -> N
     assert "Refused: Cid: 99999999999999999999999 points is more than the cards of the pack can be worth" in text
     assert text.count("Round 1: who went out?") == 1
     assert sheets.get(1).totals == (0, 70, 14)
+
+
+def test_at_100_columns_a_four_player_sheet_shows_every_players_column(sheets: Sheets) -> None:
+    """Issue 40, item 9: at 100 columns the form beside the rounds' table cut off the fourth player; where the
+    table does not fit beside the form, the form goes under it."""
+    players = ["Annabel", "Bartholomew", "Cid", "Dorothea"]
+    sheet = Sheet.new(DERANGE, players, dealer="Annabel")
+    sheet.add_round("Annabel", {"Bartholomew": "8H KS 10C", "Cid": 14, "Dorothea": 22})
+    sheet_id = sheets.new(sheet)
+
+    async def main(width: int) -> tuple[int, int, bool]:
+        async with ScorecardApp(sheets, sheet_id).run_test(size=(width, 40)) as pilot:
+            await pilot.pause()
+            table = pilot.app.screen.query_one("#rounds", DataTable)
+            need = sum(column.get_render_width(table) for column in table.columns.values())
+            stacked = pilot.app.screen.query_one("#sheet-main").has_class("-stacked")
+            return need, table.content_region.width, stacked
+
+    need, room, stacked = asyncio.run(main(100))
+    assert stacked and need <= room, (need, room)
+    need, room, stacked = asyncio.run(main(160))  # wide: the form stays beside the table
+    assert not stacked and need <= room, (need, room)
