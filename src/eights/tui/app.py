@@ -50,15 +50,22 @@ class EightsApp(App[None]):
         self.store = store
         self._first_game = game
         self._first_session = session
+        #: The match at the table now (or last), for what is said when the app is left.
+        self.session: Session | None = None
+
+    def table(self, session: Session) -> TableScreen:
+        """The table for ``session``, which becomes the match at the table."""
+        self.session = session
+        return TableScreen(session)
 
     def on_mount(self) -> None:
         if self._first_session is not None:
-            self.push_screen(TableScreen(self._first_session))
+            self.push_screen(self.table(self._first_session))
             self._first_session = None
         elif self.config is None:
             self.push_screen(self.setup_screen(self.defaults))
         else:
-            self.push_screen(TableScreen(self.new_session(self.config, self._first_game)))
+            self.push_screen(self.table(self.new_session(self.config, self._first_game)))
             self._first_game = None
 
     def setup_screen(self, defaults: PlayConfig | None) -> SetupScreen:
@@ -75,7 +82,7 @@ class EightsApp(App[None]):
     def start(self, config: PlayConfig) -> None:
         """Begin a game at this table, replacing the screen on top (setup, or a finished table)."""
         self.config = self.defaults = config
-        self.switch_screen(TableScreen(self.new_session(config)))
+        self.switch_screen(self.table(self.new_session(config)))
 
     def on_setup_screen_start(self, message: SetupScreen.Start) -> None:
         self.start(message.config)
@@ -89,7 +96,7 @@ class EightsApp(App[None]):
             self.notify(str(exc), severity="error")
             return
         self.config = self.defaults = session.config
-        self.switch_screen(TableScreen(session))
+        self.switch_screen(self.table(session))
 
     def on_table_screen_match_ended(self, message: TableScreen.MatchEnded) -> None:
         """The match-end screen closed: play again, set up a new game, or quit."""
