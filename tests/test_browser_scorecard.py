@@ -338,3 +338,25 @@ def test_a_hand_left_out_or_points_that_are_no_number_are_refused_as_the_termina
         assert shown_totals(page) == (0, 0, 5)
     finally:
         context.close()
+
+
+def test_delete_asks_first_and_keeps_the_round_when_told_to(chromium: Any, live_server: Any) -> None:
+    """Issue 40, item 11: Delete removed a round at one tap, with no confirmation."""
+    context = chromium.new_context(**PHONE)
+    try:
+        page = context.new_page()
+        start_sheet(page, live_server.base)
+        for number, (out, hands) in enumerate(ROUNDS[:2], 1):
+            fill_round(page, out, hands)
+            save(page, number)
+        page.click("#delete-1")
+        page.wait_for_selector("#delete-dialog[open]", timeout=WAIT)
+        assert page.inner_text("#delete-title") == "Delete round 1?"
+        page.click("#delete-no")
+        page.wait_for_selector("#delete-dialog", state="hidden", timeout=WAIT)
+        assert page.evaluate("document.body.dataset.rounds") == "2" and shown_totals(page) == TOTALS[1]
+        page.click("#delete-1")
+        page.click("#delete-yes")
+        page.wait_for_function("() => document.body.dataset.rounds === '1'", timeout=WAIT)
+    finally:
+        context.close()

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from sqlalchemy import update
 from textual.pilot import Pilot
-from textual.widgets import Button, DataTable, Input, Select, Static
+from textual.widgets import Button, DataTable, Input, Label, Select, Static
 
 from eights.rules import load_preset
 from eights.scorecard import Sheet
@@ -22,6 +22,7 @@ from eights.store.models import SheetRow
 from eights.store.sheets import Sheets
 from eights.tui.scorecard_app import ScorecardApp
 from eights.tui.scorecard_plain import run_plain_sheet
+from eights.tui.screens.dialogs import ConfirmDialog
 from eights.tui.screens.scorecard import BLOCKED, SheetScreen, SheetsScreen
 
 DERANGE = load_preset("derange")
@@ -138,7 +139,18 @@ def test_edit_delete_and_undo_on_the_sheet(sheets: Sheets) -> None:
         assert text_of(app, "#form-title") == "Enter round 3"
         table.focus()
         table.move_cursor(row=0)
+        await pilot.press("d")  # issue 40, item 11: Delete asks first; n keeps the round
+        await pilot.pause()
+        assert isinstance(app.screen, ConfirmDialog)
+        assert str(app.screen.query_one("#dialog-title", Label).render()) == "Delete round 1?"
+        await pilot.press("n")
+        await pilot.pause()
+        assert len(table_rows(app)) == 2
+        table.focus()
         await pilot.press("d")
+        await pilot.pause()
+        await pilot.press("y")
+        await pilot.pause()
         said = text_of(app, "#message")
         assert "Deleted round 1; round 2 is now round 1, with the dealer and cards of its place" in said
         assert [row[3:] for row in table_rows(app)] == [["+5 = 5", "+10 = 10"]]
@@ -338,3 +350,16 @@ def test_at_100_columns_a_four_player_sheet_shows_every_players_column(sheets: S
     assert stacked and need <= room, (need, room)
     need, room, stacked = asyncio.run(main(160))  # wide: the form stays beside the table
     assert not stacked and need <= room, (need, room)
+
+
+def test_the_plain_sheet_asks_before_deleting_a_round(sheets: Sheets) -> None:
+    """Issue 40, item 11: Delete asked no confirmation."""
+    sheet = Sheet.new(DERANGE, ["Ann", "Bob"], dealer="Ann")
+    sheet.add_round("Ann", {"Bob": 9})
+    sheet_id = sheets.new(sheet)
+    out = io.StringIO()
+    run_plain_sheet(sheets, io.StringIO("delete 1\nn\ndelete 1\ny\n"), out, sheet_id)
+    text = out.getvalue()
+    assert "Delete round 1 (Ann deals 8): Ann out; Bob 9? Type y to delete it, anything else to keep it:" in text
+    assert "Round 1 is kept." in text and "Deleted round 1" in text
+    assert sheets.get(sheet_id).rounds == ()

@@ -7,6 +7,7 @@ Where a match store is given, every match is saved as it is played.
 
 from __future__ import annotations
 
+from pathlib import PurePath
 from typing import TYPE_CHECKING, ClassVar
 
 from textual.app import App
@@ -31,7 +32,7 @@ class EightsApp(App[None]):
     again (a saved one); ``store`` keeps every match and the last settings.
     """
 
-    CSS_PATH = "eights.tcss"
+    CSS_PATH: ClassVar[list[str | PurePath]] = ["eights.tcss", "dialogs.tcss"]
     TITLE = "Crazy Eights"
     BINDINGS: ClassVar[list[BindingType]] = [Binding("ctrl+q", "quit", "Quit", show=False)]
 

@@ -38,8 +38,10 @@ from eights.scorecard import (
     scored_words,
 )
 from eights.scorecard.entry import Left
+from eights.scorecard.sheet import describe_entry
 from eights.store import StoreError
 from eights.store.sheets import Sheets
+from eights.tui.screens.dialogs import ConfirmDialog
 from eights.tui.style import styled
 from eights.words import and_list
 
@@ -457,11 +459,18 @@ class SheetScreen(Screen[None]):
         self.action_edit()
 
     def action_delete(self) -> None:
+        """Delete the round selected in the table, once the person says so."""
         result = self.selected_round()
         if result is None:
             return
         number = result.number
-        self.change(lambda s: s.delete_round(number), "")
+
+        def answered(delete: bool | None) -> None:
+            if delete:
+                self.change(lambda s: s.delete_round(number), "")
+
+        words = f"{describe_entry(self.sheet, result)}. Its points leave every total after it; ctrl+z brings it back."
+        self.app.push_screen(ConfirmDialog(f"Delete round {number}?", words, "Delete", "Keep it"), answered)
 
     @on(Button.Pressed, "#undo")
     def action_undo(self) -> None:

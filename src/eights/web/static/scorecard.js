@@ -924,6 +924,30 @@ function closePicker(cards) {
   $(`pick-${sheet.players.indexOf(name)}`)?.focus();
 }
 
+/** "No cards": no card left is 0 points where points are kept (an empty hand is a hand not given). */
+function noCards() {
+  if (!picking || !sheet.keeps_points) return closePicker([]);
+  const { name } = picking;
+  Object.assign(form.hands[name], { mode: "points", cards: [], points: "0" });
+  picking = null;
+  $("picker").close();
+  drawEntry();
+  $(`points-${sheet.players.indexOf(name)}`)?.focus();
+}
+
+/** Delete round `number` once the person says so: the rounds after it keep their dealer and cards. */
+function askDelete(number) {
+  const dialog = $("delete-dialog");
+  $("delete-title").textContent = `Delete round ${number}?`;
+  $("delete-yes").onclick = () => {
+    dialog.close();
+    change("DELETE", `/api/sheets/${code}/rounds/${number}`);
+  };
+  $("delete-no").onclick = () => dialog.close();
+  dialog.showModal();
+  $("delete-no").focus();
+}
+
 // ----- past rounds ----------------------------------------------------------------------------------------
 
 function drawRounds(editor) {
@@ -953,7 +977,7 @@ function drawRounds(editor) {
       });
       edit.id = `edit-${round.round}`;
       edit.setAttribute("aria-label", `Edit round ${round.round}`);
-      const remove = button("Delete", () => change("DELETE", `/api/sheets/${code}/rounds/${round.round}`));
+      const remove = button("Delete", () => askDelete(round.round));
       remove.id = `delete-${round.round}`;
       remove.setAttribute("aria-label", `Delete round ${round.round}`);
       tools.append(edit, remove);
@@ -1011,7 +1035,7 @@ function setUpSheet() {
     }
   });
   $("picker-done").addEventListener("click", () => closePicker(pickedCards()));
-  $("picker-clear").addEventListener("click", () => closePicker([]));
+  $("picker-clear").addEventListener("click", noCards);
   $("picker").addEventListener("cancel", () => closePicker(null));
 }
 
