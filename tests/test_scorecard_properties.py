@@ -111,8 +111,9 @@ def check(sheet: Sheet) -> None:
         running = [t + p for t, p in zip(running, result.points, strict=True)]
         assert result.totals == tuple(running)
         assert result.number == index + 1
-        assert result.dealer == (sheet.setup.first_dealer + index) % n
-        assert result.hand_size == sheet.rules.hand_size(n, index)
+        assert result.deal >= index and (index == 0 or result.deal > sheet.rounds[index - 1].deal)
+        assert result.dealer == (sheet.setup.first_dealer + result.deal) % n
+        assert result.hand_size == sheet.rules.hand_size(n, result.deal)
         left = result.entry.left
         if sheet.keeps_points and all(isinstance(v, tuple) or v is None for v in left):
             hands = [list(v) if isinstance(v, tuple) else [] for v in left]

@@ -176,3 +176,42 @@ def test_the_phone_refuses_a_round_past_what_a_sheet_holds_in_the_cores_words(ch
         assert page.evaluate(REFUSED_IN_JS, [data, kept, {"out": "Bob", "left": {}}]) == str(core.value)
     finally:
         page.close()
+
+
+DELETED_IN_JS = """async ([rules, sheet, number]) => {
+  const scoring = await import("/static/scoring.js");
+  const after = scoring.deleteRound(rules, sheet, number);
+  return [after, scoring.view(rules, after)];
+}"""
+
+
+def test_a_round_deleted_on_the_phone_leaves_the_later_rounds_their_deals_as_the_core_does(
+    chromium: Any, live_server: Any
+) -> None:
+    """Issue 40, item 11: deleting a round gave the later rounds that slot's dealer and hand size; on the phone
+    (a sheet kept offline) as in the core, they keep the deal they were played with, and the sheet the phone
+    keeps says so ("deal") for the server to score again."""
+    with urllib.request.urlopen(f"{live_server.base}/api/scoring?preset=derange") as answer:
+        data = json.load(answer)
+    sheet = Sheet.new(load_preset("derange"), ["Ann", "Bob", "Cid"], "Ann")
+    for out in ("Ann", "Bob", "Cid", "Ann"):
+        sheet.add_round(out, {name: 3 for name in sheet.players if name != out})
+    kept = sheet.to_dict()
+    sheet.delete_round(2)
+    core = sheet_json(0, sheet)
+    page = chromium.new_page()
+    try:
+        page.goto(f"{live_server.base}/scorecard")
+        after, phone = page.evaluate(DELETED_IN_JS, [data, kept, 2])
+    finally:
+        page.close()
+    assert [(r["dealer"], r["hand_size"]) for r in phone["rounds"]] == [("Ann", 8), ("Cid", 6), ("Ann", 5)]
+    for mine, theirs in zip(phone["rounds"], core["rounds"], strict=True):
+        for key in ROUND_KEYS:
+            assert mine[key] == theirs[key], key
+    assert phone["next"] == core["next"] == {"round": 4, "dealer": "Bob", "hand_size": 4}
+    assert after["rounds"][1]["deal"] == sheet.to_dict()["rounds"][1]["deal"] == 3
+    again = Sheet.new(load_preset("derange"), ["Ann", "Bob", "Cid"], "Ann")  # what the server does with it
+    for kept_round in after["rounds"]:
+        again.add_round(kept_round["out"], kept_round["left"], kept_round.get("deal"))
+    assert sheet_json(0, again)["rounds"] == core["rounds"]

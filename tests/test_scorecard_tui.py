@@ -152,7 +152,7 @@ def test_edit_delete_and_undo_on_the_sheet(sheets: Sheets) -> None:
         await pilot.press("y")
         await pilot.pause()
         said = text_of(app, "#message")
-        assert "Deleted round 1; round 2 is now round 1, with the dealer and cards of its place" in said
+        assert "Deleted round 1; round 2 is now round 1, with the dealer and cards it had" in said
         assert [row[3:] for row in table_rows(app)] == [["+5 = 5", "+10 = 10"]]
         await pilot.press("ctrl+z")
         assert text_of(app, "#message") == "Undid the deletion of round 1."

@@ -93,10 +93,11 @@ def test_a_derange_sheet_over_the_api_with_totals_worked_by_hand(client: TestCli
     # Edit round 1: Bob had only KS (20): every total after it follows.
     edited = write(client, "PUT", f"{url}/rounds/1", token=token, revision=3, out="Ann", left={"Bob": "KS", "Cid": 14})
     assert [r["totals"] for r in edited["rounds"]] == [[0, 20, 14], [4, 20, 54], [9, 50, 54]]
-    # Delete round 2: round 3 moves up (Bob now dealt it: 7 cards); undo brings it back.
+    # Delete round 2: round 3 moves up, still dealt by Cid (6 cards); undo brings it back.
     deleted = write(client, "DELETE", f"{url}/rounds/2", token=token, revision=4)
-    assert deleted["totals"] == [5, 50, 14] and deleted["rounds"][1]["dealer"] == "Bob"
-    assert deleted["said"].startswith("deleted round 2; round 3 is now round 2, with the dealer and cards")
+    assert deleted["totals"] == [5, 50, 14] and deleted["rounds"][1]["dealer"] == "Cid"
+    assert deleted["rounds"][1]["hand_size"] == 6 and deleted["next"] == {"round": 3, "dealer": "Ann", "hand_size": 5}
+    assert deleted["said"] == "deleted round 2; round 3 is now round 2, with the dealer and cards it had"
     undone = write(client, "POST", f"{url}/undo", token=token, revision=5)
     assert undone["totals"] == [9, 50, 54] and undone["said"] == "undid the deletion of round 2"
     finished = write(client, "POST", f"{url}/finish", token=token, revision=6)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from eights.cards import Card, CardError
@@ -28,11 +28,14 @@ class RoundEntry:
     """Who went out (None: the round was blocked) and, per seat, the points or cards left.
 
     ``left[seat]`` is None for the player who went out, and for a player not entered in a
-    sheet that keeps no points (only who won counts there).
+    sheet that keeps no points (only who won counts there). ``deal`` is the round's place in the
+    match's deals (0: the first deal), which gives its dealer and hand size; None for the deal after
+    the round before (every round but one that followed a deleted round).
     """
 
     out: int | None
     left: tuple[Left | None, ...]
+    deal: int | None = None
 
     @property
     def blocked(self) -> bool:
@@ -315,7 +318,10 @@ def entry_to_dict(setup: Setup, entry: RoundEntry) -> dict[str, Any]:
         if value is None:
             continue
         left[setup.players[seat]] = value if isinstance(value, int) else [str(card) for card in value]
-    return {"out": None if entry.out is None else setup.players[entry.out], "left": left}
+    data: dict[str, Any] = {"out": None if entry.out is None else setup.players[entry.out], "left": left}
+    if entry.deal is not None:
+        data["deal"] = entry.deal + 1  # the deal's number, 1 for the first
+    return data
 
 
 def entry_from_dict(setup: Setup, data: object) -> RoundEntry:
@@ -323,14 +329,20 @@ def entry_from_dict(setup: Setup, data: object) -> RoundEntry:
 
     :raises SheetError: for data that is not such an entry.
     """
-    if not isinstance(data, Mapping) or set(data) != {"out", "left"}:
-        raise HandError("a round must be an object with 'out' (a name or null) and 'left' (names to points or cards)")
-    out, left = data["out"], data["left"]
+    if not isinstance(data, Mapping) or set(data) - {"deal"} != {"out", "left"}:
+        raise HandError(
+            "a round must be an object with 'out' (a name or null), 'left' (names to points or cards) "
+            "and, after a deleted round, 'deal' (its deal's number)"
+        )
+    out, left, deal = data["out"], data["left"], data.get("deal")
     if out is not None and not isinstance(out, str):
         raise HandError(f"a round's 'out': {out!r} is not a player's name or null")
     if not isinstance(left, Mapping):
         raise HandError(f"a round's 'left': {left!r} is not an object of names to points or cards")
-    return read_entry(setup, out, left, stored=True)
+    if deal is not None and (not isinstance(deal, int) or isinstance(deal, bool) or deal < 1):
+        raise HandError(f"a round's 'deal': {deal!r} is not a deal's number (1 or more)")
+    entry = read_entry(setup, out, left, stored=True)
+    return entry if deal is None else replace(entry, deal=deal - 1)
 
 
 def describe_left(value: Left | None) -> str:

@@ -95,8 +95,8 @@ Hand = (
 )
 
 
-class KeptRound(BaseModel):
-    """A round kept on a phone while the server could not be reached: who went out and the hands left."""
+class Hands(BaseModel):
+    """A round as entered: who went out (None: blocked) and each other player's points or cards left."""
 
     model_config = ConfigDict(extra="forbid")
 
@@ -112,6 +112,13 @@ class KeptRound(BaseModel):
             name: points_from_text(name, hand.points) if isinstance(hand, Points) else hand
             for name, hand in self.left.items()
         }
+
+
+class KeptRound(Hands):
+    """A round kept on a phone while the server could not be reached; ``deal``: its deal's number where a
+    round before it was deleted there (the rounds after a deleted one keep the deal they were played with)."""
+
+    deal: Annotated[int, Field(ge=1)] | None = None
 
 
 class NewSheet(BaseModel):
@@ -137,7 +144,7 @@ class Change(BaseModel):
     revision: int | None = None
 
 
-class RoundBody(Change, KeptRound):
+class RoundBody(Change, Hands):
     """A round: who went out (None: blocked) and each other player's points or cards left."""
 
 
@@ -413,7 +420,7 @@ def scorecard_routes(desk: SheetDesk) -> APIRouter:
             refused = None
             for number, kept in enumerate(body.rounds, 1):
                 try:
-                    sheet.add_round(kept.out, kept.hands())
+                    sheet.add_round(kept.out, kept.hands(), kept.deal)
                 except SheetError as exc:
                     refused = f"round {number}: {exc}"
                     break

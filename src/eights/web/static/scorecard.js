@@ -360,7 +360,7 @@ function saveLocal() {
 
 /** The sheet a server view shows, as scoring.js keeps it. */
 function modelOf(view) {
-  const rounds = view.rounds.map((r) => ({ out: r.out, left: r.left }));
+  const rounds = view.rounds.map((r) => (r.deal == null ? { out: r.out, left: r.left } : { out: r.out, left: r.left, deal: r.deal }));
   return { players: view.players, first_dealer: view.first_dealer, rounds, finished: view.finished, undo: view.undo };
 }
 
