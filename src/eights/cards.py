@@ -125,17 +125,19 @@ class Card(int):
         return super().__new__(cls, value)
 
     @classmethod
-    def parse(cls, text: str) -> Card:
+    def parse(cls, text: str, jokers: bool = True) -> Card:
         """Read the notation: rank then suit, any case, suit letter or symbol.
 
+        :param jokers: whether the error names the jokers among the valid forms (not where none are played).
         :raises CardError: naming the text and the valid forms.
         """
         key = text.strip().upper()
         if key in _BY_TEXT:
             return _BY_TEXT[key]
+        joker_words = "; jokers GJ (the Guarantee Joker) and JK" if jokers else ""
         raise CardError(
             f"{text!r} is not a card: write the rank then the suit, like 8H, 10C (or TC), QS, A♠; "
-            "ranks A 2-10 J Q K, suits C D H S or ♣ ♦ ♥ ♠; jokers GJ (the Guarantee Joker) and JK"
+            f"ranks A 2-10 J Q K, suits C D H S or ♣ ♦ ♥ ♠{joker_words}"
         )
 
     @classmethod

@@ -544,7 +544,7 @@ def test_the_progress_bar_shows_time_left_when_each_game_takes_longer_than_rich_
 def test_time_left_words():
     from eights.cli.common import time_left
 
-    assert time_left(None, 0, 10) == "time left: after the first one"
+    assert time_left(None, 0, 10) == "time left: not known yet"
     assert time_left(10.0, 2, 10) == "about 0:40 left"
     assert time_left(10.0, 10, 10) == "done"
 
@@ -599,3 +599,26 @@ def test_fields_that_are_no_rule_are_no_options(option: str) -> None:
     for internal in ("name", "title", "source", "max_actions"):
         assert internal not in valid.replace("_", " ").split(", ") and f" {internal}," not in f" {valid},"
     assert "stacking" in valid and "packs" in valid
+
+
+@pytest.mark.parametrize("description", ["Reviewing match 12", "classic, mine, baby-eating, derange, race, 3 players"])
+def test_the_progress_line_fits_80_columns_with_its_time_left_whole(description: str) -> None:
+    """Issue 40, item 9: the review's and the lab's progress lines wrapped their "time left" at 80 columns."""
+    import io
+
+    from rich.console import Console
+
+    from eights.cli.common import progress_bar, time_left
+
+    terminal = Console(file=io.StringIO(), force_terminal=True, width=80, color_system=None)
+    for done in (0, 1):
+        with progress_bar(description, 1080, console=terminal) as bar:
+            assert bar is not None
+            for _ in range(done):
+                bar(None)
+            lines = terminal.render_lines(bar.progress.get_renderable(), terminal.options, pad=False)
+            shown = ["".join(segment.text for segment in line) for line in lines]
+        assert len(shown) == 1 and len(shown[0]) <= 80, shown
+        assert f"{done}/1080" in shown[0]
+        assert shown[0].endswith(time_left(None, 0, 1080) if not done else " left"), shown
+        assert shown[0].startswith(description[:20])

@@ -59,6 +59,18 @@ def test_reading_the_default_database_before_any_match_creates_nothing(tmp_path:
     assert not home.exists()
 
 
+@pytest.mark.parametrize("args", [["history"], ["stats"], ["scorecard", "list"], ["history", "--json"]], ids=" ".join)
+def test_a_database_not_made_yet_is_called_by_its_file_not_an_internal_word(tmp_path: Path, args: list[str]) -> None:
+    """Issue 40, item 10: on a fresh machine the empty store said "No saved matches yet in :memory:"."""
+    home = tmp_path / "home"
+    env = {"HOME": str(home), "XDG_DATA_HOME": str(home / "data"), "EIGHTS_DATABASE_URL": ""}
+    result = runner.invoke(app, args, env=env)
+    assert result.exit_code == 0, result.output
+    assert str(home / "data" / "eights" / "eights.db") in result.stdout, result.stdout
+    assert "memory" not in result.stdout
+    assert not home.exists()
+
+
 def test_a_writing_command_makes_the_database_and_its_folder(tmp_path: Path) -> None:
     target = tmp_path / "new" / "score.db"
     result = runner.invoke(app, ["scorecard", "new", "--variant", "race", "--players", "Ann,Bob", "--db", str(target)])

@@ -236,3 +236,20 @@ def test_play_without_a_terminal_falls_back_to_plain_text(tmp_path: Path) -> Non
     assert done.returncode == 0
     assert "not a terminal: playing in plain text (--plain)" in done.stderr
     assert "Your hand" in done.stdout
+
+
+def test_ctrl_c_in_plain_play_says_the_match_is_saved_and_resume_says_it_is_taking_it_up(tmp_path: Path) -> None:
+    """Issue 40, item 11: Ctrl-C in `--plain` said "Stopped." alone, and `--resume` never said it was resuming."""
+    db = tmp_path / "stopped.db"
+    proc = eights(*ARGS, db=db)
+    try:
+        read_until(proc, "Your turn")
+        proc.send_signal(signal.SIGINT)
+        rest, _ = proc.communicate(timeout=PATIENCE)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 130
+    assert f"Stopped: the match is saved (match 1 in {db}); take it up again with `eights play --resume`." in rest
+    resumed = run("play", "--resume", "--plain", db=db, given="quit\ny\n")
+    assert resumed.stdout.startswith(f"Taking up match 1 in {db} (derange, round 1) where it stopped.\n")

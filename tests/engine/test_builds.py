@@ -22,7 +22,9 @@ import pytest
 import eights
 from eights._build import COMPILED
 from eights.bots import ISMCTSBot
+from eights.cards import Card
 from eights.engine import Game, view
+from eights.engine.actions import ACTION_FORMS
 from eights.engine.sampling import sample
 from eights.research.encoding import ActionSpace
 from eights.research.observer import Observer
@@ -160,6 +162,36 @@ def test_eights_pure_loads_every_compiled_module_from_its_source():
     build, files = json.loads(done.stdout)
     assert build == "pure Python (EIGHTS_PURE is set)"
     assert files and all(f.endswith(".py") for f in files)
+
+
+def refusals(games: int = 0, seed: int = 0) -> dict[str, str]:
+    """What the checked door says, in the build this process runs, to things that are neither an action
+    nor its text; the game must be left as it was (``run_build`` passes two numbers it does not need)."""
+    game = Game(load_preset("classic"), 2, seed=1)
+    before = (repr(game.hands), game.phase, game.turn, len(game.log or []))
+    said = {}
+    for given in (42, None, 8.5, b"draw", ["draw"], Card.parse("8H")):
+        try:
+            game.play(given)
+            said[repr(given)] = "played"
+        except Exception as exc:
+            said[repr(given)] = f"{type(exc).__name__}: {exc}"
+    assert (repr(game.hands), game.phase, game.turn, len(game.log or [])) == before
+    return said
+
+
+def test_both_builds_refuse_what_is_not_an_action_with_the_same_action_error():
+    """Issue 40, item 12: the compiled build raised a ``TypeError`` (its annotation checked), the pure one
+    ``CannotPass`` (anything unknown was taken for a pass)."""
+    said = refusals()
+    assert said["42"] == f"ActionError: 42 (int) is not an action: give an Action or its text; valid: {ACTION_FORMS}"
+    assert said["Card('8H')"].startswith("ActionError: Card('8H') (Card) is not an action")
+    assert all(words.startswith("ActionError: ") for words in said.values()), said
+    pure_build, pure = run_build(pure=True, games=0, seed=0, play="refusals")
+    assert pure_build.startswith("pure") and pure == said
+    if eights.BUILD.startswith("compiled"):
+        compiled_build, compiled = run_build(pure=False, games=0, seed=0, play="refusals")
+        assert compiled_build.startswith("compiled") and compiled == said
 
 
 def test_eights_version_names_the_build():

@@ -13,9 +13,10 @@ import pytest
 from typer.testing import CliRunner
 
 from eights.cli import app
+from eights.cli.review import show
 from eights.engine import DRAW, Play, parse_action, view
 from eights.record import GameRecord
-from eights.runs.review import ReviewSettings, Task, decisions_of, review_decision, review_match
+from eights.runs.review import Decision, Review, ReviewSettings, Task, decisions_of, review_decision, review_match
 from eights.store import Store, database_url
 from eights.store.matches import MatchSummary
 from eights.store.reviews import Reviews
@@ -129,7 +130,7 @@ def test_the_command_reviews_keeps_and_shows_again(saved: str) -> None:
     again = runner.invoke(app, args)
     assert again.exit_code == 0 and json.loads(again.output) == data
     shown = runner.invoke(app, args[:-1])
-    assert shown.exit_code == 0 and "Your decisions" in shown.output and "Per round:" in shown.output
+    assert shown.exit_code == 0 and "Your decisions" in shown.output and "Per round" in shown.output
 
 
 @pytest.mark.parametrize(
@@ -143,3 +144,47 @@ def test_the_command_reviews_keeps_and_shows_again(saved: str) -> None:
 def test_what_cannot_be_reviewed_is_said_in_one_line(saved: str, args: list[str], words: str) -> None:
     done = runner.invoke(app, ["review", *args, "--db", saved])
     assert done.exit_code == 2 and words in done.output and "Traceback" not in done.output
+
+
+def a_decision(number: int, round_: int, played: str, best: str, cost: float, spread: float) -> Decision:
+    position = {"hand": ["8H", "KC", "3D"], "top": "7C", "active_suit": "C", "suit_named": False}
+    words = {"draw": "draw a card", "play 8H": "play 8♥", "play KC": "play K♣"}
+    return Decision(
+        number, round_, number, 0, played, best, cost, spread, 3, position, words[played], words[best],
+        mistake=cost > 0.05 and cost > 2 * spread,
+    )  # fmt: skip
+
+
+def test_the_terminal_review_says_what_each_cost_means_shows_the_position_and_lists_every_round(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 40, item 5: a negative cost sat beside "Best" unexplained, ``+0.00 ± 0.00`` where the moves differ,
+    no hand and no top card, "Per round" skipped rounds without decisions, and a cost whose interval spans 0
+    was shown as a cost."""
+    review = Review(
+        1, (0,), ("You", "Bram"), "wins", ReviewSettings(deals=48, iterations=1500),
+        (
+            a_decision(1, 1, "play KC", "play KC", 0.0, 0.0),
+            a_decision(2, 1, "draw", "play 8H", 0.3, 0.05),  # a clear cost: a mistake
+            a_decision(3, 2, "play KC", "play 8H", -0.2, 0.05),  # the move played did better
+            a_decision(4, 2, "draw", "play KC", 0.0, 0.0),  # the same on every deal
+            a_decision(5, 4, "play KC", "play 8H", 0.1, 0.08),  # spans 0: no clear cost
+        ),
+    )  # fmt: skip
+    monkeypatch.setenv("COLUMNS", "80")
+    show(review, rounds_played=4)
+    out = capsys.readouterr().out
+    assert all(len(line) <= 80 for line in out.splitlines()), out
+    text = " ".join(out.split())
+    assert "a negative one means the move played did better on those deals" in text
+    assert "Round 1, turn 2: on the pile 7♣; hand 8♥ K♣ 3♦" in text
+    assert "played draw a card; the expert: play 8♥; cost 30% of a win (± 5%): a mistake" in text
+    assert "the expert: play 8♥; no cost: your move did better on these deals, by 20% of a win (± 5%)" in text
+    assert "the expert: play K♣; no cost: both moves came to the same on every deal tried" in text
+    assert "no clear cost: +10% of a win ± 8%, too close to 0 to tell on these deals" in text
+    assert "cost 10%" not in text
+    assert "round 3: no decision with a choice" in text
+    per_round = out.split("Per round")[1].split("Biggest")[0]
+    assert [line.split(":")[0].strip() for line in per_round.splitlines() if line.startswith("  round ")] == [
+        f"round {n}" for n in (1, 2, 3, 4)
+    ]

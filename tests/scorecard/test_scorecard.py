@@ -126,12 +126,15 @@ def test_derange_edit_and_delete_early_rounds_then_undo() -> None:
     assert sheet.totals == (211, 257, 291)  # Bob 277 - 20 = 257; every total after round 1 follows
     assert sheet.winners == ("Ann",)
 
+    played = [(r.dealer, r.hand_size) for r in sheet.rounds]
     sheet.delete_round(2)  # Ann's 32 and Cid's 14 go
     assert len(sheet.rounds) == 14
     assert sheet.totals == (179, 257, 277)  # 211-32, 257, 291-14
-    # The rounds after it move up one: round 15 is to be played again, Cid dealing 8.
-    assert not sheet.over
-    assert (sheet.next_round, sheet.dealer, sheet.hand_size) == (15, "Cid", 8)
+    # Issue 40, item 11: the rounds after it move up one, each keeping the dealer and cards it was played
+    # with (not round 2's Bob dealing 7 for the old round 3); the fifteenth deal is played: the match is over.
+    assert [(r.dealer, r.hand_size) for r in sheet.rounds] == played[:1] + played[2:]
+    assert [r.deal for r in sheet.rounds] == [0, *range(2, 15)]
+    assert sheet.over and sheet.next_round == 15 and sheet.dealer is None
 
     assert sheet.undo() == "undid the deletion of round 2"
     assert sheet.totals == (211, 257, 291) and sheet.over

@@ -268,8 +268,12 @@ def test_deleting_a_middle_round_says_how_the_later_rounds_change() -> None:
     sheet = Sheet.new(DERANGE, ["Ann", "Bob", "Cid"], dealer="Ann")
     for out in ("Ann", "Bob", "Cid", "Ann"):
         sheet.add_round(out, {name: 1 for name in sheet.players if name != out})
-    assert sheet.delete_round(2) == (
-        "deleted round 2; rounds 3-4 are now 2-3, with the dealers and cards of their places "
-        "(round 2: Bob deals 7; round 3: Cid deals 6)"
-    )
+    assert sheet.delete_round(2) == "deleted round 2; rounds 3-4 are now 2-3, with the dealers and cards they had"
+    # Issue 40, item 11: they kept the deals they were played with (Cid dealt 6, Ann 5), not round 2's.
+    assert [(sheet.players[r.dealer], r.hand_size) for r in sheet.rounds] == [("Ann", 8), ("Cid", 6), ("Ann", 5)]
+    assert (sheet.dealer, sheet.hand_size) == ("Bob", 4)  # the deal after the last round's
+    again = Sheet.from_dict(sheet.to_dict())
+    assert again == sheet and [r.deal for r in again.rounds] == [0, 2, 3]
+    assert sheet.to_dict()["rounds"][1]["deal"] == 3 and "deal" not in sheet.to_dict()["rounds"][2]
     assert sheet.delete_round(3) == "deleted round 3"
+    assert (sheet.dealer, sheet.hand_size) == ("Ann", 5)  # the last round gone: its deal is the next

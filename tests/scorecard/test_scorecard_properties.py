@@ -70,7 +70,7 @@ def rounds(draw: st.DrawFn, sheet: Sheet) -> tuple[str | None, dict[str, Any]]:
         if seat == out or (out is not None and not sheet.keeps_points and draw(st.booleans())):
             continue
         if (out is None and sheet.rules.blocked_fewest_cards) or not sheet.keeps_points or draw(st.booleans()):
-            count = draw(st.integers(0, 4))
+            count = draw(st.integers(1, 4))  # no cards at all is no entry (issue 40, item 2)
             cards, pack = pack[:count], pack[count:]
             left[name] = format_cards(cards) if draw(st.booleans()) else [str(c) for c in cards]
         else:  # points only where the rules keep them, within what the pack can be worth in all hands
@@ -101,8 +101,9 @@ def check(sheet: Sheet) -> None:
         running = [t + p for t, p in zip(running, result.points, strict=True)]
         assert result.totals == tuple(running)
         assert result.number == index + 1
-        assert result.dealer == (sheet.setup.first_dealer + index) % n
-        assert result.hand_size == sheet.rules.hand_size(n, index)
+        assert result.deal >= index and (index == 0 or result.deal > sheet.rounds[index - 1].deal)
+        assert result.dealer == (sheet.setup.first_dealer + result.deal) % n
+        assert result.hand_size == sheet.rules.hand_size(n, result.deal)
         left = result.entry.left
         if sheet.keeps_points and all(isinstance(v, tuple) or v is None for v in left):
             hands = [list(v) if isinstance(v, tuple) else [] for v in left]

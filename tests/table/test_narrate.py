@@ -18,7 +18,7 @@ from textual.widgets._header import HeaderTitle
 
 from eights.bots import Hint, make_bot
 from eights.cards import Card
-from eights.engine import DRAW, Game, Play, parse_action, view
+from eights.engine import DRAW, Game, Play, View, parse_action, view
 from eights.rules import load_preset
 from eights.rules.ruleset import PRESETS
 from eights.table.lines import Line
@@ -31,6 +31,7 @@ from eights.tui.plain import run_plain
 from eights.tui.screens.match_end import MatchEndScreen
 from eights.tui.screens.table import TableScreen
 from eights.tui.widgets import GameLog
+from eights.web.tableview import table_json
 from tests.support.scripting import scripted
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -142,6 +143,11 @@ def test_every_prompt_says_what_it_asks_without_the_terminal_keys():
                 assert not any(key in words for key in KEYS), words
                 if seen_now.chain:
                     assert "chain" in words, words
+                elif seen_now.phase == "play" and seen_now.suit_named and seen_now.active_suit is not None:
+                    # only the named suit plays, or a wild: never "matches" the wild on top
+                    suit = seen_now.active_suit
+                    assert f"{suit.symbol} card ({suit.name.lower()} were named)" in words, words
+                    assert "matches" not in words, words
                 elif seen_now.phase == "play":
                     assert re.match(r"(Your turn: play a card that matches|No card matches|Nothing to play)", words)
                 else:
@@ -158,6 +164,55 @@ def test_the_terminal_prompt_keeps_its_keys():
     game = scripted("classic", hands=["5C 9H 3D 4D 6D", "9D 9S 2H 10S KD"], starter="7S", stock="KS QH", dealer=1)
     assert prompt_words(view(game, 0), NAMES) == "No card matches 7♠: draw a card (d)."
     assert prompt_words(view(game, 0), NAMES, keys=False) == "No card matches 7♠: draw a card."
+
+
+def named(game: Game, *moves: tuple[int, str]) -> View:
+    """The view of the seat to act once ``moves`` are played."""
+    act(game, *moves)
+    return view(game, game.to_act)
+
+
+def test_after_an_8_names_a_suit_the_prompt_asks_for_that_suit_not_the_8():
+    # Hearts named on 8♣: Bram's 5♣ matches the 8's suit, but only hearts or another 8 play (issue 40, item 4).
+    game = scripted("classic", hands=["8C 4S 6S", "9H 5C 3D"], starter="7C", stock="KS QD JD", dealer=1)
+    seen = named(game, (0, "8C"), (0, "suit H"))
+    assert [str(a) for a in seen.legal] == ["play 9H", "draw"]
+    asked = "Your turn: play a ♥ card (hearts were named) or an 8, or draw a card."
+    assert prompt_words(seen, NAMES, keys=False) == asked
+    session = Session(PlayConfig(game.rules, ("easy", HUMAN), seed=0), game)
+    assert table_json(session, 1)["prompt"] == asked  # the web table says the same
+    game = scripted("classic", hands=["8C 4S 6S", "2D 5C 3D"], starter="7C", stock="KS QD JD", dealer=1)
+    seen = named(game, (0, "8C"), (0, "suit H"))
+    assert prompt_words(seen, NAMES, keys=False) == "No ♥ card (hearts were named) and no 8: draw a card."
+    assert prompt_words(seen, NAMES) == "No ♥ card (hearts were named) and no 8: draw a card (d)."
+
+
+def test_after_a_joker_names_a_suit_the_prompt_names_every_wild_of_the_preset():
+    # Baby-eating: 8s and jokers are wild; the JK makes Bram draw 4 first, and his turn goes on.
+    game = scripted("baby-eating", hands=["JK 4C 6C", "9H 5C 9D"], starter="7C", stock="KS QD JD 6S 4S", dealer=1)
+    seen = named(game, (0, "JK"), (0, "suit H"))
+    assert prompt_words(seen, NAMES, keys=False) == "Your turn: play a ♥ card (hearts were named) or an 8 or a joker."
+    game = scripted("baby-eating", hands=["JK 4C 6C", "2D 5C 9D"], starter="7C", stock="KS QD JD 6S 4S", dealer=1)
+    seen = named(game, (0, "JK"), (0, "suit H"))
+    assert prompt_words(seen, NAMES, keys=False) == "No ♥ card (hearts were named) and no 8 or joker: draw a card."
+
+
+def test_under_the_guarantee_jokers_hold_a_seat_that_cannot_match_is_told_why_it_passes():
+    game = scripted("baby-eating", ["GJ JC 4D 5D", "JK JH 9C 4H"], "6H", "2D 2S 3D 3S 7C 7D 10C 10D", dealer=0)
+    seen = named(game, (1, "play JK"), (1, "suit H"), (0, "play GJ"), (0, "suit S"))
+    assert seen.guarantee_hoarder == 1 and [str(a) for a in seen.legal] == ["pass"]
+    assert prompt_words(seen, NAMES) == (
+        "No ♠ card (spades were named) and no 8 or joker, so the Guarantee Joker's hold skips you: pass (p)."
+    )
+
+
+def test_a_follow_me_after_a_named_suit_still_follows_the_top_cards_suit():
+    # Derange: a 3 played on hearts named by an 8 starts follow-me in the 3's own suit, as the engine has it.
+    game = scripted("derange", hands=["8C 4S 6S 2S", "3H 3D 5D KC"], starter="7C", stock="KS QD JD 9S", dealer=1)
+    seen = named(game, (0, "8C"), (0, "suit H"), (1, "3H"))
+    assert seen.phase == "follow" and seen.active_suit is not None
+    words = prompt_words(seen, NAMES, keys=False)
+    assert words.startswith("Follow-me: lay another 3, or follow with ♥ hearts or a wild"), words
 
 
 # ----- grouping repeats ---------------------------------------------------------------------------

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from sqlalchemy import update
 from textual.pilot import Pilot
-from textual.widgets import Button, DataTable, Input, Select, Static
+from textual.widgets import Button, DataTable, Input, Label, Select, Static
 
 from eights.rules import load_preset
 from eights.scorecard import Sheet
@@ -22,6 +22,7 @@ from eights.store.models import SheetRow
 from eights.store.sheets import Sheets
 from eights.tui.scorecard_app import ScorecardApp
 from eights.tui.scorecard_plain import run_plain_sheet
+from eights.tui.screens.dialogs import ConfirmDialog
 from eights.tui.screens.scorecard import BLOCKED, SheetScreen, SheetsScreen
 
 DERANGE = load_preset("derange")
@@ -138,9 +139,20 @@ def test_edit_delete_and_undo_on_the_sheet(sheets: Sheets) -> None:
         assert text_of(app, "#form-title") == "Enter round 3"
         table.focus()
         table.move_cursor(row=0)
+        await pilot.press("d")  # issue 40, item 11: Delete asks first; n keeps the round
+        await pilot.pause()
+        assert isinstance(app.screen, ConfirmDialog)
+        assert str(app.screen.query_one("#dialog-title", Label).render()) == "Delete round 1?"
+        await pilot.press("n")
+        await pilot.pause()
+        assert len(table_rows(app)) == 2
+        table.focus()
         await pilot.press("d")
+        await pilot.pause()
+        await pilot.press("y")
+        await pilot.pause()
         said = text_of(app, "#message")
-        assert "Deleted round 1; round 2 is now round 1, with the dealer and cards of its place" in said
+        assert "Deleted round 1; round 2 is now round 1, with the dealer and cards it had" in said
         assert [row[3:] for row in table_rows(app)] == [["+5 = 5", "+10 = 10"]]
         await pilot.press("ctrl+z")
         assert text_of(app, "#message") == "Undid the deletion of round 1."
@@ -316,3 +328,38 @@ def test_the_plain_sheet_asks_again_for_what_was_wrong_only(sheets: Sheets) -> N
     assert "Refused: Cid: 99999999999999999999999 points is more than the cards of the pack can be worth" in text
     assert text.count("Round 1: who went out?") == 1
     assert sheets.get(1).totals == (0, 70, 14)
+
+
+def test_at_100_columns_a_four_player_sheet_shows_every_players_column(sheets: Sheets) -> None:
+    """Issue 40, item 9: at 100 columns the form beside the rounds' table cut off the fourth player; where the
+    table does not fit beside the form, the form goes under it."""
+    players = ["Annabel", "Bartholomew", "Cid", "Dorothea"]
+    sheet = Sheet.new(DERANGE, players, dealer="Annabel")
+    sheet.add_round("Annabel", {"Bartholomew": "8H KS 10C", "Cid": 14, "Dorothea": 22})
+    sheet_id = sheets.new(sheet)
+
+    async def main(width: int) -> tuple[int, int, bool]:
+        async with ScorecardApp(sheets, sheet_id).run_test(size=(width, 40)) as pilot:
+            await pilot.pause()
+            table = pilot.app.screen.query_one("#rounds", DataTable)
+            need = sum(column.get_render_width(table) for column in table.columns.values())
+            stacked = pilot.app.screen.query_one("#sheet-main").has_class("-stacked")
+            return need, table.content_region.width, stacked
+
+    need, room, stacked = asyncio.run(main(100))
+    assert stacked and need <= room, (need, room)
+    need, room, stacked = asyncio.run(main(160))  # wide: the form stays beside the table
+    assert not stacked and need <= room, (need, room)
+
+
+def test_the_plain_sheet_asks_before_deleting_a_round(sheets: Sheets) -> None:
+    """Issue 40, item 11: Delete asked no confirmation."""
+    sheet = Sheet.new(DERANGE, ["Ann", "Bob"], dealer="Ann")
+    sheet.add_round("Ann", {"Bob": 9})
+    sheet_id = sheets.new(sheet)
+    out = io.StringIO()
+    run_plain_sheet(sheets, io.StringIO("delete 1\nn\ndelete 1\ny\n"), out, sheet_id)
+    text = out.getvalue()
+    assert "Delete round 1 (Ann deals 8): Ann out; Bob 9? Type y to delete it, anything else to keep it:" in text
+    assert "Round 1 is kept." in text and "Deleted round 1" in text
+    assert sheets.get(sheet_id).rounds == ()

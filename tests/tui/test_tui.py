@@ -1119,3 +1119,29 @@ def test_plain_lines_into_a_pipe_are_not_cut_unless_columns_is_set(monkeypatch: 
     assert line_width(io.StringIO()) == MIN_WIDTH
     monkeypatch.setenv("COLUMNS", "120")
     assert line_width(io.StringIO()) == 120
+
+
+def test_ctrl_c_at_the_table_opens_the_games_leave_dialog_and_leaving_says_where_the_match_is(tmp_path):
+    """Issue 40, item 11: Ctrl-C showed the toolkit's "Press ctrl+q to quit the app", and leaving the full-screen
+    game printed nothing; the app keeps the match at its table for the line said after it."""
+    from eights.store import Store, database_url
+    from eights.table.saved import kept_words
+    from eights.tui.screens.dialogs import ConfirmDialog
+
+    store = Store(database_url(str(tmp_path / "m.db")))
+    app = EightsApp(build_config("classic", players=2, seed=3, speed=INSTANT), store=store)
+
+    async def script(pilot: Pilot[None]) -> None:
+        await until(pilot, lambda: human_turn(app))
+        await pilot.press("ctrl+c")
+        await until(pilot, lambda: isinstance(app.screen, ConfirmDialog))
+        assert "saved (match 1 in" in str(app.screen.query_one("#dialog-text").render())
+        await pilot.press("y")
+        await until(pilot, lambda: not app.is_running)
+
+    run_app(app, script)
+    assert app.session is not None and not app.session.game.is_over
+    assert kept_words(app.session) == (
+        f"the match is saved (match 1 in {tmp_path / 'm.db'}); take it up again with `eights play --resume`."
+    )
+    store.close()

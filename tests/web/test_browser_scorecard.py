@@ -305,3 +305,58 @@ def test_the_totals_are_readable_in_the_light_and_the_dark_theme(chromium: Any, 
         assert low == []
     finally:
         context.close()
+
+
+def test_a_hand_left_out_or_points_that_are_no_number_are_refused_as_the_terminal_refuses_them(
+    chromium: Any, live_server: Any
+) -> None:
+    """Issue 40, items 2 and 6: Save without Bob's cards saved "Bob no cards (0)"; ``abc`` in the points box
+    was called "not a card" with the jokers derange does not play."""
+    context = chromium.new_context(**PHONE)
+    try:
+        page = context.new_page()
+        start_sheet(page, live_server.base)
+        fill_round(page, "Ann", {"Cid": 5})
+        assert "none picked" in page.inner_text('.hand-row[data-player="Bob"]')
+        page.click("#save-round")
+        page.wait_for_selector("#problem:not([hidden])", timeout=WAIT)
+        assert page.inner_text("#problem") == (
+            "no points or cards for Bob: give every player who did not go out their points or their cards left "
+            "(0 points for no cards left)"
+        )
+        page.click("#mode-points-1")
+        page.fill("#points-1", "abc")
+        page.click("#save-round")
+        page.wait_for_function("() => document.querySelector('#problem').textContent.startsWith('Bob: ')", timeout=WAIT)
+        assert page.inner_text("#problem") == (
+            "Bob: 'abc' is not a whole number in the digits 0-9; give the value of Bob's cards left, like 35, "
+            "or the cards themselves"
+        )
+        assert page.evaluate("document.body.dataset.rounds") == "0"
+        page.fill("#points-1", "0")
+        save(page, 1)
+        assert shown_totals(page) == (0, 0, 5)
+    finally:
+        context.close()
+
+
+def test_delete_asks_first_and_keeps_the_round_when_told_to(chromium: Any, live_server: Any) -> None:
+    """Issue 40, item 11: Delete removed a round at one tap, with no confirmation."""
+    context = chromium.new_context(**PHONE)
+    try:
+        page = context.new_page()
+        start_sheet(page, live_server.base)
+        for number, (out, hands) in enumerate(ROUNDS[:2], 1):
+            fill_round(page, out, hands)
+            save(page, number)
+        page.click("#delete-1")
+        page.wait_for_selector("#delete-dialog[open]", timeout=WAIT)
+        assert page.inner_text("#delete-title") == "Delete round 1?"
+        page.click("#delete-no")
+        page.wait_for_selector("#delete-dialog", state="hidden", timeout=WAIT)
+        assert page.evaluate("document.body.dataset.rounds") == "2" and shown_totals(page) == TOTALS[1]
+        page.click("#delete-1")
+        page.click("#delete-yes")
+        page.wait_for_function("() => document.body.dataset.rounds === '1'", timeout=WAIT)
+    finally:
+        context.close()

@@ -16,9 +16,11 @@ from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
 from fastapi.testclient import TestClient
 from sqlalchemy import create_engine, text
+from typer.testing import CliRunner
 
+from eights.cli import app
 from eights.rules import load_preset
-from eights.scorecard import MAX_ROUNDS, HandError, Sheet
+from eights.scorecard import MAX_ROUNDS, HandError, Sheet, SheetError, left_from_text
 from eights.store import Store, database_url
 from eights.store.db import _alembic_config, now
 from eights.store.models import Base
@@ -28,6 +30,7 @@ from eights.web.app import create_app
 
 DERANGE = load_preset("derange")
 CLASSIC = load_preset("classic")
+runner = CliRunner()
 
 
 @pytest.fixture
@@ -90,10 +93,11 @@ def test_a_derange_sheet_over_the_api_with_totals_worked_by_hand(client: TestCli
     # Edit round 1: Bob had only KS (20): every total after it follows.
     edited = write(client, "PUT", f"{url}/rounds/1", token=token, revision=3, out="Ann", left={"Bob": "KS", "Cid": 14})
     assert [r["totals"] for r in edited["rounds"]] == [[0, 20, 14], [4, 20, 54], [9, 50, 54]]
-    # Delete round 2: round 3 moves up (Bob now dealt it: 7 cards); undo brings it back.
+    # Delete round 2: round 3 moves up, still dealt by Cid (6 cards); undo brings it back.
     deleted = write(client, "DELETE", f"{url}/rounds/2", token=token, revision=4)
-    assert deleted["totals"] == [5, 50, 14] and deleted["rounds"][1]["dealer"] == "Bob"
-    assert deleted["said"].startswith("deleted round 2; round 3 is now round 2, with the dealer and cards")
+    assert deleted["totals"] == [5, 50, 14] and deleted["rounds"][1]["dealer"] == "Cid"
+    assert deleted["rounds"][1]["hand_size"] == 6 and deleted["next"] == {"round": 3, "dealer": "Ann", "hand_size": 5}
+    assert deleted["said"] == "deleted round 2; round 3 is now round 2, with the dealer and cards it had"
     undone = write(client, "POST", f"{url}/undo", token=token, revision=5)
     assert undone["totals"] == [9, 50, 54] and undone["said"] == "undid the deletion of round 2"
     finished = write(client, "POST", f"{url}/finish", token=token, revision=6)
@@ -457,3 +461,68 @@ def test_only_sheets_made_on_the_web_expire_and_a_use_or_a_change_keeps_them(sto
     with pytest.raises(NoSuchSheet):
         sheets.shared(web_code)
     assert sheets.expire(start + 1000 * day) == [] and sheets.shared(mine_code).id == mine
+
+
+def test_a_forgotten_hand_is_refused_in_the_words_the_terminal_uses(client: TestClient) -> None:
+    """Issue 40, item 2: Ann out and Save without Bob's cards saved "Bob no cards (0)"; the terminal refuses it.
+    No cards at all is a hand not given, in the scorecard's core, for every front end."""
+    code, token, before = new_sheet(client)
+    answer = client.post(
+        f"/api/sheets/{code}/rounds", json={"token": token, "revision": 0, "out": "Ann", "left": {"Bob": [], "Cid": 5}}
+    )
+    assert answer.status_code == 400
+    sheet = Sheet.new(load_preset("derange"), ["Ann", "Bob", "Cid"], "Ann")
+    with pytest.raises(SheetError) as terminal:  # what the terminal's sheet does with Bob's box left empty
+        sheet.add_round("Ann", {"Cid": left_from_text("5")})
+    assert (
+        answer.json()["error"]
+        == str(terminal.value)
+        == (
+            "no points or cards for Bob: give every player who did not go out their points or their cards left "
+            "(0 points for no cards left)"
+        )
+    )
+    assert client.get(f"/api/sheets/{code}").json() == before
+    # Points 0 says that Bob had no cards left.
+    zero = write(
+        client, "POST", f"/api/sheets/{code}/rounds", token=token, revision=0, out="Ann", left={"Bob": 0, "Cid": 5}
+    )
+    assert zero["totals"] == [0, 0, 5]
+
+
+def test_the_points_box_says_not_a_whole_number_and_card_errors_name_jokers_only_where_they_are_played(
+    client: TestClient,
+) -> None:
+    """Issue 40, item 6: ``abc`` in the points box said "'abc' is not a card: … jokers GJ … and JK", and derange
+    has no jokers."""
+    code, token, _ = new_sheet(client)
+    url = f"/api/sheets/{code}/rounds"
+    answer = client.post(
+        url, json={"token": token, "revision": 0, "out": "Ann", "left": {"Bob": {"points": "abc"}, "Cid": 5}}
+    )
+    assert answer.status_code == 400
+    assert answer.json()["error"] == (
+        "Bob: 'abc' is not a whole number in the digits 0-9; give the value of Bob's cards left, like 35, "
+        "or the cards themselves"
+    )
+    code_line = runner.invoke(
+        app, ["scorecard", "new", "--variant", "derange", "--players", "Ann,Bob,Cid", "--dealer", "Ann"]
+    )
+    assert code_line.exit_code == 0, code_line.output
+    sheet_id = code_line.stdout.split(":")[0].split()[-1]
+    terminal = runner.invoke(
+        app, ["scorecard", "round", sheet_id, "--out", "Ann", "--points", "Bob=abc", "--points", "Cid=5"]
+    )
+    assert answer.json()["error"] in terminal.stderr
+    typed = write(client, "POST", url, token=token, revision=0, out="Ann", left={"Bob": {"points": "12"}, "Cid": 5})
+    assert typed["totals"] == [0, 12, 5]
+    cards = client.post(url, json={"token": token, "revision": 1, "out": "Bob", "left": {"Ann": "8X", "Cid": 5}})
+    assert cards.json()["error"].startswith("Ann: '8X' is not a card") and "joker" not in cards.json()["error"]
+    assert client.get(f"/api/sheets/{code}").json()["revision"] == 1
+    # Baby-eating plays two jokers: there the error names them.
+    action, action_token, _ = new_sheet(client, preset="baby-eating")
+    named = client.post(
+        f"/api/sheets/{action}/rounds",
+        json={"token": action_token, "revision": 0, "out": "Ann", "left": {"Bob": "8X", "Cid": "2C"}},
+    )
+    assert "jokers GJ (the Guarantee Joker) and JK" in named.json()["error"]

@@ -35,7 +35,7 @@ SHEETS_PER_CASE = 20
 
 def random_hand(rng: random.Random, pack: list[dict[str, Any]], taken: dict[str, int], room: int) -> list[str]:
     cards = []
-    for _ in range(rng.randint(0, min(6, room))):
+    for _ in range(rng.randint(1, min(6, room))):
         card = rng.choice(pack)
         if taken.get(card["card"], 0) < card["copies"]:
             taken[card["card"]] = taken.get(card["card"], 0) + 1
@@ -64,7 +64,9 @@ def random_sheet(rng: random.Random, preset: str, options: dict[str, str], data:
             if points_allowed and rng.random() < 0.4:
                 left[name] = rng.choice([0, rng.randint(0, 40), rng.randint(40, 200)])
             else:
-                left[name] = random_hand(rng, table["pack"], taken, 20)
+                hand = random_hand(rng, table["pack"], taken, 20)
+                if hand:  # no cards at all is no hand given, on the phone (scoring.js) as in the core
+                    left[name] = hand
         try:
             sheet.add_round(out, left)
         except SheetError:
@@ -174,3 +176,42 @@ def test_the_phone_refuses_a_round_past_what_a_sheet_holds_in_the_cores_words(ch
         assert page.evaluate(REFUSED_IN_JS, [data, kept, {"out": "Bob", "left": {}}]) == str(core.value)
     finally:
         page.close()
+
+
+DELETED_IN_JS = """async ([rules, sheet, number]) => {
+  const scoring = await import("/static/scoring.js");
+  const after = scoring.deleteRound(rules, sheet, number);
+  return [after, scoring.view(rules, after)];
+}"""
+
+
+def test_a_round_deleted_on_the_phone_leaves_the_later_rounds_their_deals_as_the_core_does(
+    chromium: Any, live_server: Any
+) -> None:
+    """Issue 40, item 11: deleting a round gave the later rounds that slot's dealer and hand size; on the phone
+    (a sheet kept offline) as in the core, they keep the deal they were played with, and the sheet the phone
+    keeps says so ("deal") for the server to score again."""
+    with urllib.request.urlopen(f"{live_server.base}/api/scoring?preset=derange") as answer:
+        data = json.load(answer)
+    sheet = Sheet.new(load_preset("derange"), ["Ann", "Bob", "Cid"], "Ann")
+    for out in ("Ann", "Bob", "Cid", "Ann"):
+        sheet.add_round(out, {name: 3 for name in sheet.players if name != out})
+    kept = sheet.to_dict()
+    sheet.delete_round(2)
+    core = sheet_json(0, sheet)
+    page = chromium.new_page()
+    try:
+        page.goto(f"{live_server.base}/scorecard")
+        after, phone = page.evaluate(DELETED_IN_JS, [data, kept, 2])
+    finally:
+        page.close()
+    assert [(r["dealer"], r["hand_size"]) for r in phone["rounds"]] == [("Ann", 8), ("Cid", 6), ("Ann", 5)]
+    for mine, theirs in zip(phone["rounds"], core["rounds"], strict=True):
+        for key in ROUND_KEYS:
+            assert mine[key] == theirs[key], key
+    assert phone["next"] == core["next"] == {"round": 4, "dealer": "Bob", "hand_size": 4}
+    assert after["rounds"][1]["deal"] == sheet.to_dict()["rounds"][1]["deal"] == 3
+    again = Sheet.new(load_preset("derange"), ["Ann", "Bob", "Cid"], "Ann")  # what the server does with it
+    for kept_round in after["rounds"]:
+        again.add_round(kept_round["out"], kept_round["left"], kept_round.get("deal"))
+    assert sheet_json(0, again)["rounds"] == core["rounds"]

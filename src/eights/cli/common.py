@@ -237,6 +237,28 @@ def fit_words(table: Table) -> Table:
     return table
 
 
+def fits(out: Console, table: Table) -> bool:
+    """Whether ``table`` fits ``out``'s width with no cell wrapped or cut (else the caller shows it otherwise)."""
+    from rich.measure import Measurement
+
+    unbounded = out.options.update(width=10_000)  # measured as wide as it wants, then compared
+    return Measurement.get(out, unbounded, table).maximum <= out.width
+
+
+def packed(items: list[str], width: int, first: str, then: str) -> list[str]:
+    """``items`` joined by ", " into lines of at most ``width`` (``first`` and ``then`` begin them), breaking
+    only between items (an item wider than a line has one to itself)."""
+    lines, line = [], first
+    for index, item in enumerate(items):
+        piece = item + ("," if index < len(items) - 1 else "")
+        if line.strip() and len(line) + 1 + len(piece) > width:
+            lines.append(line.rstrip())
+            line = then
+        line += ("" if line.endswith(" ") or not line.strip() else " ") + piece
+    lines.append(line)
+    return lines
+
+
 # ----- the progress bar -----------------------------------------------------------------------
 
 
@@ -253,12 +275,13 @@ def time_left(elapsed: float | None, done: float, total: float | None) -> str:
     if total is not None and done >= total:
         return "done"
     if not done or not elapsed or total is None:
-        return "time left: after the first one"
+        return "time left: not known yet"
     return f"about {clock(elapsed / done * (total - done))} left"
 
 
 def _time_left_column() -> Any:
     from rich.progress import ProgressColumn
+    from rich.table import Column
     from rich.text import Text
 
     class TimeLeftColumn(ProgressColumn):
@@ -268,7 +291,7 @@ def _time_left_column() -> Any:
         def render(self, task: Task) -> Text:
             return Text(time_left(task.elapsed, task.completed, task.total), style="progress.remaining")
 
-    return TimeLeftColumn()
+    return TimeLeftColumn(table_column=Column(no_wrap=True))
 
 
 class Bar:
@@ -298,19 +321,27 @@ def progress_bar(
     """
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+    from rich.table import Column
 
     out = console if console is not None else Console(stderr=True)
     if not (show and out.is_terminal):
         yield None
         return
+    room = 2 * len(str(total)) + 1 + len("0:00:00") + len(time_left(None, 0, total)) + 4  # the columns but the bar
+    # One line at any width: the counts and the times never wrap, the bar takes the room left (none if need
+    # be), and only the description is cut short, last, where the line would not fit otherwise.
     with Progress(
-        TextColumn("[progress.description]{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
+        TextColumn(
+            "[progress.description]{task.description}",
+            table_column=Column(no_wrap=True, overflow="ellipsis", max_width=max(12, out.width - room)),
+        ),
+        BarColumn(bar_width=None, table_column=Column(ratio=1, min_width=0)),
+        MofNCompleteColumn(table_column=Column(no_wrap=True)),
+        TimeElapsedColumn(table_column=Column(no_wrap=True)),
         _time_left_column(),
         console=out,
         transient=True,
+        expand=True,
     ) as progress:
         yield Bar(progress, progress.add_task(description, total=total))
 

@@ -25,8 +25,9 @@ def open_store(db: str | None, reading: bool = False) -> Store:
     """The match store the options name, opened; a problem ends the command with one line.
 
     A command that only ``reading`` creates nothing: a SQLite file that is not there is refused in one
-    line when ``--db`` named it (a mistyped path), and read as an empty store (in memory) when it is
-    the standing one (``$EIGHTS_DATABASE_URL`` or the default), which the first saved match makes.
+    line when ``--db`` named it (a mistyped path), and read as an empty store (in memory, called by the
+    file's name) when it is the standing one (``$EIGHTS_DATABASE_URL`` or the default), which the first
+    saved match makes.
     """
     try:
         url = database_url(db)
@@ -37,7 +38,7 @@ def open_store(db: str | None, reading: bool = False) -> Store:
                     f"there is no database at {path}: nothing has been saved there; check the path, "
                     "or leave out --db for your own"
                 )
-            url = url.set(database=":memory:")
+            return Store(url.set(database=":memory:"), named=str(path))
         return Store(url)
     except StoreError as exc:
         fail(str(exc))

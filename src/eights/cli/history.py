@@ -13,12 +13,13 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from eights.cli.common import JsonOption, console, fail, fit_words
+from eights.cli.common import JsonOption, console, fail, fit_words, fits, packed
 from eights.cli.database import DbOption, open_store
 from eights.engine import Event
 from eights.engine.events import RoundOver, RoundStarted
 from eights.record import RecordError
 from eights.store import MatchSummary, StoreError
+from eights.words import count_words
 
 history_app = typer.Typer(
     name="history",
@@ -56,19 +57,29 @@ def history_command(
         return
     table = Table(show_edge=False, box=None, padding=(0, 1), header_style="bold")
     for column in ("ID", "Started", "Rules", "Players", "Result", "Rounds"):
-        # The date over the time and a narrow result leave the players' names the room.
-        narrow = {"Started": 10, "Result": 18}.get(column)
-        table.add_column(column, justify="right" if column in ("ID", "Rounds") else "left", max_width=narrow)
-    for match in matches:
-        table.add_row(
+        table.add_column(column, justify="right" if column in ("ID", "Rounds") else "left", no_wrap=True)
+    rows = [
+        (
             str(match.id),
             match.started_at.astimezone().strftime("%Y-%m-%d %H:%M"),
             match.rules_text,
             ", ".join(match.seat_label(s) for s in range(len(match.names))),
             match.result_text,
-            str(match.rounds),
+            str(match.rounds_dealt),
         )
-    out.print(fit_words(table))
+        for match in matches
+    ]
+    for row in rows:
+        table.add_row(*row)
+    if fits(out, table):
+        out.print(table)
+    else:  # narrower than the table: each match in two lines, the players on the second, broken between them
+        for match, (number, started, rules, _, result, _) in zip(matches, rows, strict=True):
+            rounds = f" after {count_words(match.rounds, 'round')}" if match.finished else ""
+            out.print(Text(f"{number:>3}  {started}  {rules}  {result}{rounds}"))
+            seats = [match.seat_label(s) for s in range(len(match.names))]
+            for line in packed(seats, out.width, "     ", "     "):
+                out.print(Text(line), no_wrap=True, crop=False)
     out.print(f"{len(matches)} match{'es' if len(matches) != 1 else ''} in {store.label}.")
     out.print("Show one with `eights history show ID`; take up an unfinished one with `eights play --resume ID`.")
 

@@ -9,7 +9,7 @@ from typing import Annotated
 
 import typer
 
-from eights.cli.common import INTERRUPTED, fail, fit_words, progress_bar, stopped_after
+from eights.cli.common import INTERRUPTED, fail, fits, progress_bar, stopped_after
 from eights.lab.report import (
     games_words,
     markdown_table,
@@ -207,14 +207,26 @@ def show_report(result: LabResult, as_json: bool, markdown: bool) -> None:
         typer.echo(markdown_table(result))
         return
     out = Console(highlight=False)
-    table = Table(show_edge=False, box=None, padding=(0, 2))
-    table.add_column("figure (95% interval)")
-    for v in result.variants:
-        table.add_column(v.name, justify="right")
-    for label, cells in rows(result):
-        table.add_row(label, *cells)
     out.print(Text(f"{result.players} players, {games_words(result)}, seed {result.seed}", style="bold"))
-    out.print(fit_words(table))
+    figures = rows(result)
+
+    def table_of(kinds: range) -> Table:
+        table = Table(show_edge=False, box=None, padding=(0, 1), collapse_padding=False)
+        table.add_column("figure (95% interval)", no_wrap=True)
+        for k in kinds:
+            table.add_column(result.variants[k].name, justify="right", no_wrap=True)
+        for label, cells in figures:
+            table.add_row(label, *(cells[k] for k in kinds))
+        return table
+
+    # As many kinds side by side as the width holds with no cell wrapped; the rest in the tables below.
+    first = 0
+    while first < len(result.variants):
+        last = first + 1
+        while last < len(result.variants) and fits(out, table_of(range(first, last + 1))):
+            last += 1
+        out.print(table_of(range(first, last)))
+        first = last
     for line in notes(result):
         out.print(line)
     where = "on Ray" if result.cluster else count_words(result.jobs, "job")

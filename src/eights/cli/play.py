@@ -20,7 +20,15 @@ from eights.engine import ActionError
 from eights.rules import RulesError
 from eights.store import StoreError
 from eights.table import RestoreError, Session, UsageError, build_config
-from eights.table.saved import last_setup, remember_setup, resume_last, resume_saved, start_saved
+from eights.table.saved import (
+    kept_words,
+    last_setup,
+    remember_setup,
+    resume_last,
+    resume_saved,
+    resuming_words,
+    start_saved,
+)
 from eights.table.session import DEFAULT_SPEED
 
 __all__ = ["play_command"]
@@ -129,6 +137,8 @@ def play_command(
     except (RulesError, UsageError, CardError, ActionError, StoreError, RestoreError) as exc:
         store.close()
         fail(str(exc))
+    if resume and session is not None:
+        typer.echo(resuming_words(session))
     try:
         if session is not None and plain:
             _play_plain(session)
@@ -143,6 +153,9 @@ def play_command(
                 # The new-game screen, prefilled with the last new game's settings.
                 app = EightsApp(defaults=last_setup(store) or config, store=store)
             app.run()
+            if app.session is not None:  # the screen is gone: say where the match is
+                left = kept_words(app.session)
+                typer.echo(f"{left[:1].upper()}{left[1:]}")
     except StoreError as exc:
         fail(str(exc))
     finally:
@@ -155,6 +168,6 @@ def _play_plain(session: Session) -> None:
     try:
         status = run_plain(session, sys.stdin, sys.stdout)
     except KeyboardInterrupt:
-        typer.echo("Stopped.")
+        typer.echo(f"Stopped: {kept_words(session)}")
         status = 130
     raise typer.Exit(status)

@@ -5,19 +5,31 @@ from __future__ import annotations
 
 import json
 import os
+from collections import Counter
 from typing import Annotated
 
 import typer
 from rich.console import Console
-from rich.table import Table
+from rich.padding import Padding
 from rich.text import Text
 
 from eights.cli.common import fail, progress_bar
 from eights.cli.database import DbOption, open_store
-from eights.runs.review import MISTAKE, Review, ReviewSettings, count_decisions, review_match, seats_to_review
+from eights.runs.review import (
+    MISTAKE,
+    Review,
+    ReviewSettings,
+    amount_words,
+    cost_words,
+    count_decisions,
+    position_words,
+    review_match,
+    seats_to_review,
+)
 from eights.store import StoreError
 from eights.store.reviews import Reviews
 from eights.table.session import YOU
+from eights.words import count_words
 
 
 def review_command(
@@ -80,44 +92,58 @@ def review_command(
     if as_json:
         typer.echo(json.dumps(review.to_dict(), ensure_ascii=False, indent=2))
         return
-    show(review)
+    show(review, summary.rounds)
 
 
-def show(review: Review) -> None:
+def show(review: Review, rounds_played: int = 0) -> None:
+    """The review in lines that fit any width: what a cost means, then each decision with its position
+    (the card on the pile and the hand), the move played, the expert's and what the choice cost; every
+    round's total (``rounds_played``: the match's rounds, each listed even without a decision); the mistakes."""
     out = Console()
-    unit = "win" if review.unit == "wins" else "point"  # a cost of 1 win: a round's win lost
+    unit = review.unit
     who = " and ".join(review.names[s] for s in review.seats)
     whose = "Your" if who == YOU else f"{who}'s"
-    out.print(Text(f"Match {review.match_id}: {whose} decisions, each with its cost in {unit}s", style="bold"))
-    table = Table(box=None, pad_edge=False)
-    for header in ("Round", "Turn", "Played", "Best", "Cost", ""):
-        table.add_column(header, no_wrap=header in ("Round", "Turn", "Cost"))
-    for d in review.decisions:
-        same = d.played == d.best
-        cost = "—" if same else f"{d.cost:+.2f} ± {d.spread:.2f}"
-        table.add_row(
-            str(d.round),
-            str(d.turn),
-            d.played_words,
-            "" if same else d.best_words,
-            cost,
-            "mistake" if d.mistake else "",
+    yours = "your" if who == YOU else f"{who}'s"
+    out.print(Text(f"Match {review.match_id}: {whose} decisions against the expert's choice", style="bold"))
+    measure = "winning chances (100% = a round's win)" if unit == "wins" else "points"
+    out.print(
+        Text(
+            f"Cost: what {yours} move lost against the expert's, in {measure}, each move played out on "
+            f"{review.settings.deals} deals of the cards that could not be seen; ± is its standard error. "
+            "A cost within twice its error of 0 is no clear cost; a negative one means the move played did "
+            "better on those deals than the expert's.",
+            style="dim",
         )
-    out.print(table)
-    out.print(Text("Per round: " + ", ".join(f"round {r} {c:+.2f}" for r, c in review.rounds().items())))
+    )
+    for d in review.decisions:
+        out.print(Text(f"Round {d.round}, turn {d.turn}: {position_words(d)}", style="bold"))
+        expert = "" if d.played == d.best else f"; the expert: {d.best_words}"
+        out.print(Padding(Text(f"played {d.played_words}{expert}; {cost_words(d, unit)}"), (0, 0, 0, 2)))
+    out.print(Text("Per round (the costs added up):", style="bold"))
+    counts = Counter(d.round for d in review.decisions)
+    for number, cost in review.rounds(rounds_played).items():
+        if not counts[number]:
+            out.print(Text(f"  round {number}: no decision with a choice"))
+            continue
+        sign = "-" if cost < 0 else "+"
+        out.print(
+            Text(f"  round {number}: {sign}{amount_words(unit, cost)} over {count_words(counts[number], 'decision')}")
+        )
     mistakes = review.mistakes[:5]
     if mistakes:
         out.print(Text("Biggest mistakes:", style="bold"))
         for d in mistakes:
             out.print(
-                f"  round {d.round}, turn {d.turn}: {d.played_words}; better {d.best_words} ({d.cost:+.2f} {unit}s)"
+                Text(
+                    f"  round {d.round}, turn {d.turn}: {d.played_words}; better {d.best_words}: {cost_words(d, unit)}"
+                )
             )
     else:
-        out.print(f"No mistakes: no choice clearly cost more than {MISTAKE} {unit}s.")
+        limit = amount_words(unit, MISTAKE)
+        out.print(f"No mistakes: no choice clearly cost more than {limit}.")
     out.print(
         Text(
-            f"Judged from what each seat saw: the expert's choice ({review.settings.iterations} search iterations), "
-            f"each move played out on {review.settings.deals} deals of the hidden cards.",
+            f"Judged from what each seat saw: the expert's choice ({review.settings.iterations} search iterations).",
             style="dim",
         )
     )

@@ -26,7 +26,17 @@ from rich.table import Table
 from rich.text import Text
 
 from eights.cards import CardError
-from eights.cli.common import JsonOption, OptionsOption, RulesOption, VariantOption, console, fail, fit_words
+from eights.cli.common import (
+    JsonOption,
+    OptionsOption,
+    RulesOption,
+    VariantOption,
+    console,
+    fail,
+    fit_words,
+    fits,
+    packed,
+)
 from eights.cli.database import DbOption, open_store
 from eights.rules import RulesError, resolve_rules
 from eights.rules.describe import rules_headline
@@ -38,6 +48,7 @@ from eights.scorecard import (
     SheetError,
     next_words,
     parse_points,
+    points_from_text,
     scored_words,
     sheet_json,
     standings_words,
@@ -153,13 +164,10 @@ def read_round(
             if flag == "--cards":
                 left[name] = value
                 continue
-            worth = parse_points(value)
-            if worth is None:
-                raise SheetError(
-                    f"--points {item}: {value!r} is not a whole number in the digits 0-9; give the value of "
-                    f"{name}'s cards left, like --points {name}=35, or the cards themselves with --cards {name}=8H,2C"
-                )
-            left[name] = worth
+            try:
+                left[name] = points_from_text(name, value)
+            except SheetError as exc:
+                raise SheetError(f"--points {item}: {exc} (--points {name}=35 or --cards {name}=8H,2C)") from None
     return out, left
 
 
@@ -180,7 +188,13 @@ def print_round(out: Console, sheet: Sheet, result: RoundResult, head: str) -> N
         )
 
 
+def _scored_cell(sheet: Sheet, points: int, total: int) -> str:
+    """A round's points and the running total after it: ``+12 = 40`` (``1 = 3``, games won, without points)."""
+    return f"{points:+d} = {total}" if sheet.keeps_points else f"{points} = {total}"
+
+
 def print_sheet(out: Console, sheet_id: int, sheet: Sheet) -> None:
+    """The sheet: a table of the rounds where it fits the width (else each round's figures as a line)."""
     out.print(Text(f"Score sheet {sheet_id}: {rules_headline(sheet.rules)}", style="bold"))
     out.print(f"Players, clockwise: {and_list(list(sheet.players))}. {sheet.describe_scoring().capitalize()}.")
     if sheet.setup.teams:
@@ -188,20 +202,26 @@ def print_sheet(out: Console, sheet_id: int, sheet: Sheet) -> None:
     if sheet.rounds:
         table = Table(show_edge=False, box=None, padding=(0, 2), header_style="bold")
         for column in ("Round", "Dealer", "Cards", "Out"):
-            table.add_column(column, justify="right" if column in ("Round", "Cards") else "left")
+            table.add_column(column, justify="right" if column in ("Round", "Cards") else "left", no_wrap=True)
         for name in sheet.players:
-            table.add_column(name, justify="right")
+            table.add_column(name, justify="right", no_wrap=True)
         for result in sheet.rounds:
             out_name = "blocked" if result.out is None else sheet.players[result.out]
             cells = [str(result.number), sheet.players[result.dealer], str(result.hand_size), out_name]
-            cells += [
-                f"{p:+d} = {t}" if sheet.keeps_points else f"{p} = {t}"
-                for p, t in zip(result.points, result.totals, strict=True)
-            ]
+            cells += [_scored_cell(sheet, p, t) for p, t in zip(result.points, result.totals, strict=True)]
             table.add_row(*cells)
-        out.print(table)
+        wide = fits(out, table)
+        if wide:
+            out.print(table)
         for result in sheet.rounds:
             out.print("  " + describe_entry(sheet, result))
+            if not wide:  # the table's row as lines that break between players, never inside a figure
+                scored = [
+                    f"{name} {_scored_cell(sheet, p, t)}"
+                    for name, p, t in zip(sheet.players, result.points, result.totals, strict=True)
+                ]
+                for line in packed(scored, out.width, "    scored: ", "      "):
+                    out.print(Text(line), no_wrap=True, crop=False)
         out.print(standings_words(sheet))
     else:
         out.print("No round entered yet.")

@@ -33,6 +33,7 @@ from eights.cards import SUITS as _SUITS
 from eights.cards import Card, Suit
 from eights.engine import errors
 from eights.engine.actions import (
+    ACTION_FORMS,
     BURY,
     CHOOSE,
     DRAW,
@@ -40,6 +41,7 @@ from eights.engine.actions import (
     PASS,
     PLAY,
     Action,
+    ActionError,
     Bury,
     ChoosePlayer,
     Draw,
@@ -417,17 +419,25 @@ class Game:
 
     # ----- the checked door -------------------------------------------------
 
-    def play(self, action: Action | str, seat: int | None = None) -> list[Event]:
-        """Apply an action after checking it; returns the events it caused.
+    def play(self, action: object, seat: int | None = None) -> list[Event]:
+        """Apply an action (an ``Action`` or its text) after checking it; returns the events it caused.
 
-        ``seat``, when given, must be the seat to act.
+        ``seat``, when given, must be the seat to act. The door takes any object, so that both builds
+        (the compiled one checks its annotations) refuse what is no action alike.
 
+        :raises ActionError: for anything that is not an action or its text, naming what was given.
         :raises IllegalAction: (a subclass naming the rule) and leaves the game as it was.
         """
         if isinstance(action, str):
             from eights.engine.actions import parse_action
 
             action = parse_action(action)
+        elif not isinstance(action, Action):
+            given = repr(action)
+            given = given if len(given) <= 40 else given[:39] + "…"
+            raise ActionError(
+                f"{given} ({type(action).__name__}) is not an action: give an Action or its text; valid: {ACTION_FORMS}"
+            )
         if self.phase == OVER_PHASE:
             raise errors.GameIsOver("the game is over: no more actions")
         acting = self.to_act

@@ -109,7 +109,12 @@ def _chain_cards(rules: RuleSet) -> str:
 
 
 def _wild_cards(rules: RuleSet) -> str:
-    return or_list([pattern_words(p) for p in _patterns_with(rules, "wild")])
+    return or_list(wild_cards(rules))
+
+
+def wild_cards(rules: RuleSet) -> list[str]:
+    """The wild cards in words: ``8``, ``joker``, ``the joker (JK)``."""
+    return [pattern_words(p) for p in _patterns_with(rules, "wild")]
 
 
 def effect_words(rules: RuleSet, effect: str) -> str:

@@ -25,6 +25,7 @@ from dataclasses import asdict, dataclass, replace
 from typing import Any
 
 from eights.bots import make_bot
+from eights.cards import Card, Suit
 from eights.engine import Game, View, parse_action, view
 from eights.engine.sampling import sample
 from eights.record import GameRecord
@@ -41,7 +42,10 @@ __all__ = [
     "Review",
     "ReviewSettings",
     "Task",
+    "amount_words",
+    "cost_words",
     "decisions_of",
+    "position_words",
     "review_decision",
     "review_match",
     "tasks_of",
@@ -111,9 +115,10 @@ class Review:
     def mistakes(self) -> tuple[Decision, ...]:
         return tuple(sorted((d for d in self.decisions if d.mistake), key=lambda d: -d.cost))
 
-    def rounds(self) -> dict[int, float]:
-        """Each round's total cost, by round."""
-        totals: dict[int, float] = {}
+    def rounds(self, played: int = 0) -> dict[int, float]:
+        """Each round's total cost, by round: every round from 1 to ``played`` (0 where no decision of the
+        seats reviewed had a choice), and any other round with a decision."""
+        totals: dict[int, float] = dict.fromkeys(range(1, played + 1), 0.0)
         for decision in self.decisions:
             totals[decision.round] = totals.get(decision.round, 0.0) + decision.cost
         return {r: round(c, 4) for r, c in sorted(totals.items())}
@@ -140,6 +145,44 @@ class Review:
             ReviewSettings(**data["settings"]),
             tuple(Decision.from_dict(d) for d in data["decisions"]),
         )
+
+
+def amount_words(unit: str, x: float) -> str:
+    """An amount of a cost, unsigned, in the review's unit: winning chances (a round's win = 100%) or points."""
+    size = abs(x)
+    if unit != "wins":
+        return f"{size:.1f} points"
+    return f"{round(size * 100)}% of a win" if size < 1 else f"{size:.2f} wins"
+
+
+def cost_words(decision: Decision, unit: str) -> str:
+    """What a decision's cost means, in words: a cost is called one only when it is clear (more than twice its
+    standard error); a negative one is the move played doing better on the deals tried; none, the same result."""
+    d = decision
+    if d.played == d.best:
+        return "the expert plays the same"
+    spread = f"± {amount_words(unit, d.spread)}" if unit != "wins" else f"± {round(d.spread * 100)}%"
+    if d.cost == 0 and d.spread == 0:
+        return "no cost: both moves came to the same on every deal tried"
+    if abs(d.cost) <= 2 * d.spread:
+        sign = "+" if d.cost >= 0 else "-"
+        return f"no clear cost: {sign}{amount_words(unit, d.cost)} {spread}, too close to 0 to tell on these deals"
+    if d.cost < 0:
+        return f"no cost: your move did better on these deals, by {amount_words(unit, d.cost)} ({spread})"
+    return f"cost {amount_words(unit, d.cost)} ({spread})" + (": a mistake" if d.mistake else "")
+
+
+def position_words(decision: Decision) -> str:
+    """The position the decision was made in, as the seat saw it: the card on the pile (and the suit to
+    follow when a wild named it) and the hand."""
+    seen = decision.position
+    top = Card.parse(seen["top"]).pretty()
+    suit = seen.get("active_suit")
+    if seen.get("suit_named") and suit:
+        named = Suit.parse(suit)
+        top += f" ({named.symbol} {named.name.lower()} named)"
+    hand = " ".join(Card.parse(card).pretty() for card in seen["hand"])
+    return f"on the pile {top}; hand {hand}"
 
 
 def unit_of(rules: RuleSet, players: int) -> str:

@@ -8,7 +8,15 @@ A sheet is its setup plus its round entries, stored with ``to_dict`` and loaded 
 ``from_dict``. Standard library only; nothing here reads or writes files.
 """
 
-from eights.scorecard.entry import Left, LeftInput, RoundEntry, left_from_text, parse_points, read_hand
+from eights.scorecard.entry import (
+    Left,
+    LeftInput,
+    RoundEntry,
+    left_from_text,
+    parse_points,
+    points_from_text,
+    read_hand,
+)
 from eights.scorecard.errors import HandError, MatchOverError, PlayerError, RoundNumberError, SheetError
 from eights.scorecard.export import (
     next_words,
@@ -42,6 +50,7 @@ __all__ = [
     "left_from_text",
     "next_words",
     "parse_points",
+    "points_from_text",
     "read_hand",
     "scored_words",
     "sheet_json",

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from eights.cards import Card, CardError
@@ -28,11 +28,14 @@ class RoundEntry:
     """Who went out (None: the round was blocked) and, per seat, the points or cards left.
 
     ``left[seat]`` is None for the player who went out, and for a player not entered in a
-    sheet that keeps no points (only who won counts there).
+    sheet that keeps no points (only who won counts there). ``deal`` is the round's place in the
+    match's deals (0: the first deal), which gives its dealer and hand size; None for the deal after
+    the round before (every round but one that followed a deleted round).
     """
 
     out: int | None
     left: tuple[Left | None, ...]
+    deal: int | None = None
 
     @property
     def blocked(self) -> bool:
@@ -50,7 +53,8 @@ class Scored:
 
 def read_entry(setup: Setup, out: str | None, left: Mapping[str, LeftInput] | None, stored: bool = False) -> RoundEntry:
     """Check a round as entered: ``out`` names the player who went out (None: blocked), ``left``
-    maps every other player to their points or their cards left. ``stored`` reads a round saved
+    maps every other player to their points or their cards left; an empty list of cards is no entry
+    (0 points says that a player had nothing left, where points are kept). ``stored`` reads a round saved
     before, under the checks of its day: the bounds added since (``_within_the_pack``) are not applied,
     so an old sheet stays readable.
 
@@ -67,7 +71,12 @@ def read_entry(setup: Setup, out: str | None, left: Mapping[str, LeftInput] | No
         seat = setup.seat(name)
         if seat in given:
             raise HandError(f"{setup.players[seat]} is entered twice: give each player's points or cards once")
-        given[seat] = _read_left(setup, setup.players[seat], value)
+        hand = _read_left(setup, setup.players[seat], value)
+        if hand == () and not stored:
+            # No cards at all is a hand not given (a box left empty, a name forgotten), on every front end:
+            # only the player who went out holds none, and one who counts nothing gives 0 points.
+            continue
+        given[seat] = hand
     entry = RoundEntry(out_seat, tuple(given.get(seat) for seat in range(setup.count)))
     check_entry(setup, entry, stored)
     return entry
@@ -119,6 +128,21 @@ def parse_points(text: str) -> int | None:
     return int(text) if re.fullmatch(r"-?[0-9]+", text) else None
 
 
+def points_from_text(name: str, text: str) -> int:
+    """What a person typed where only points go (a points box, ``--points``): a whole number in the
+    digits 0-9 (a leading minus is read, to be refused as negative), as ``parse_points`` reads them.
+
+    :raises HandError: naming the player and the text, for anything else (``abc``, ``+5``, ``1_000``, `` 5``).
+    """
+    points = parse_points(text)
+    if points is None:
+        raise HandError(
+            f"{name}: {text!r} is not a whole number in the digits 0-9; give the value of {name}'s "
+            "cards left, like 35, or the cards themselves"
+        )
+    return points
+
+
 def _read_left(setup: Setup, name: str, value: object) -> Left:
     if isinstance(value, bool):
         raise HandError(f"{name}: {value!r} is neither points nor cards; give a whole number or cards like 8H 10C")
@@ -140,7 +164,7 @@ def _read_left(setup: Setup, name: str, value: object) -> Left:
             if not isinstance(item, str):
                 raise HandError(f"{name}: {item!r} is not a card; write cards like 8H, 10C, QS, A♠")
             try:
-                cards.append(Card.parse(item))
+                cards.append(Card.parse(item, jokers=not setup.without_jokers()))
             except CardError as exc:
                 raise HandError(f"{name}: {exc}") from None
         return tuple(cards)
@@ -150,7 +174,7 @@ def _read_left(setup: Setup, name: str, value: object) -> Left:
 def left_from_text(text: str) -> LeftInput:
     """What a person typed for a player's hand: a whole number in the digits 0-9 is points (``35``,
     ``-3`` to be refused as negative), anything else cards (``8H 2C``, ``8H,2C``; nothing at all: no
-    cards left), or a number written otherwise (``+5``), refused when it is read."""
+    entry, refused where the round needs one), or a number written otherwise (``+5``), refused when it is read."""
     clean = text.strip()
     points = parse_points(clean)
     return clean if points is None else points
@@ -179,9 +203,10 @@ def check_entry(setup: Setup, entry: RoundEntry, stored: bool = False) -> None:
     missing = [players[seat] for seat, value in enumerate(entry.left) if value is None and seat != entry.out]
     if missing and (setup.keeps_points or entry.blocked):
         why = "the round was blocked, so " if entry.blocked else ""
+        zero = " (0 points for no cards left)" if setup.keeps_points else ""
         raise HandError(
             f"no points or cards for {and_list(missing)}: {why}give every player who did not go out "
-            "their points or their cards left"
+            f"their points or their cards left{zero}"
         )
     if entry.blocked and setup.rules.blocked_fewest_cards:
         counted = [players[seat] for seat, value in enumerate(entry.left) if isinstance(value, int)]
@@ -293,7 +318,10 @@ def entry_to_dict(setup: Setup, entry: RoundEntry) -> dict[str, Any]:
         if value is None:
             continue
         left[setup.players[seat]] = value if isinstance(value, int) else [str(card) for card in value]
-    return {"out": None if entry.out is None else setup.players[entry.out], "left": left}
+    data: dict[str, Any] = {"out": None if entry.out is None else setup.players[entry.out], "left": left}
+    if entry.deal is not None:
+        data["deal"] = entry.deal + 1  # the deal's number, 1 for the first
+    return data
 
 
 def entry_from_dict(setup: Setup, data: object) -> RoundEntry:
@@ -301,14 +329,20 @@ def entry_from_dict(setup: Setup, data: object) -> RoundEntry:
 
     :raises SheetError: for data that is not such an entry.
     """
-    if not isinstance(data, Mapping) or set(data) != {"out", "left"}:
-        raise HandError("a round must be an object with 'out' (a name or null) and 'left' (names to points or cards)")
-    out, left = data["out"], data["left"]
+    if not isinstance(data, Mapping) or set(data) - {"deal"} != {"out", "left"}:
+        raise HandError(
+            "a round must be an object with 'out' (a name or null), 'left' (names to points or cards) "
+            "and, after a deleted round, 'deal' (its deal's number)"
+        )
+    out, left, deal = data["out"], data["left"], data.get("deal")
     if out is not None and not isinstance(out, str):
         raise HandError(f"a round's 'out': {out!r} is not a player's name or null")
     if not isinstance(left, Mapping):
         raise HandError(f"a round's 'left': {left!r} is not an object of names to points or cards")
-    return read_entry(setup, out, left, stored=True)
+    if deal is not None and (not isinstance(deal, int) or isinstance(deal, bool) or deal < 1):
+        raise HandError(f"a round's 'deal': {deal!r} is not a deal's number (1 or more)")
+    entry = read_entry(setup, out, left, stored=True)
+    return entry if deal is None else replace(entry, deal=deal - 1)
 
 
 def describe_left(value: Left | None) -> str:

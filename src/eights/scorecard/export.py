@@ -110,6 +110,8 @@ def sheet_json(sheet_id: int, sheet: Sheet) -> dict[str, Any]:
         rounds.append(
             {
                 "round": result.number,
+                # Past a deleted round: the deal it was played with (its number), as Sheet.to_dict keeps it.
+                **({"deal": result.entry.deal + 1} if result.entry.deal is not None else {}),
                 "dealer": players[result.dealer],
                 "hand_size": result.hand_size,
                 "out": None if result.out is None else players[result.out],

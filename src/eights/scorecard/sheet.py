@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from eights.cards import Card
@@ -50,6 +50,9 @@ class RoundResult:
     totals: tuple[int, ...]
     #: The round's winners (both allies in a team game).
     winners: tuple[int, ...]
+    #: The round's place in the match's deals (0: the first), which gave its dealer and hand size; past a
+    #: deleted round it runs ahead of the round's number.
+    deal: int
 
     @property
     def out(self) -> int | None:
@@ -162,14 +165,19 @@ class Sheet:
         return len(self._rounds) + 1
 
     @property
+    def next_deal(self) -> int:
+        """The place of the next round in the match's deals: the deal after the last round's."""
+        return self._results[-1].deal + 1 if self._results else 0
+
+    @property
     def dealer(self) -> str | None:
         """Whose deal it is now; None once the match is over."""
-        return None if self.over else self.players[self.setup.dealer(len(self._rounds))]
+        return None if self.over else self.players[self.setup.dealer(self.next_deal)]
 
     @property
     def hand_size(self) -> int | None:
         """The cards to deal each player this round; None once the match is over."""
-        return None if self.over else self.setup.hand_size(len(self._rounds))
+        return None if self.over else self.setup.hand_size(self.next_deal)
 
     @property
     def leader(self) -> tuple[str, ...]:
@@ -249,9 +257,13 @@ class Sheet:
 
     # ----- changes --------------------------------------------------------------
 
-    def add_round(self, out: str | None, left: Mapping[str, LeftInput] | None = None) -> RoundResult:
+    def add_round(
+        self, out: str | None, left: Mapping[str, LeftInput] | None = None, deal: int | None = None
+    ) -> RoundResult:
         """Enter the next round: who went out (None: the round was blocked, D5) and, for each
-        other player, their points or their cards left (``{"Bob": 12, "Cid": "8H KS"}``).
+        other player, their points or their cards left (``{"Bob": 12, "Cid": "8H KS"}``). ``deal``: its
+        deal's number (1 = the first) where it was dealt later than after the last round (a sheet kept
+        elsewhere, with a round deleted before it).
 
         :raises SheetError: for a round after the match has ended, past ``MAX_ROUNDS``, or an impossible entry.
         """
@@ -263,6 +275,8 @@ class Sheet:
                 "finish the match (it is decided on the totals so far) and start a new sheet"
             )
         entry = read_entry(self.setup, out, left)
+        if deal is not None:
+            entry = replace(entry, deal=deal - 1)
         self._commit((*self._rounds, entry), self._finished, _Change("add"))
         return self._results[-1]
 
@@ -277,36 +291,38 @@ class Sheet:
             that would end the match before rounds already entered.
         """
         index = self._index(number)
-        entry = read_entry(self.setup, out, left)
+        entry = replace(read_entry(self.setup, out, left), deal=self._rounds[index].deal)  # the same deal
         rounds = (*self._rounds[:index], entry, *self._rounds[index + 1 :])
         self._commit(rounds, self._finished, _Change("edit", index, self._rounds[index]))
         return self._results[index]
 
     def delete_round(self, number: int) -> str:
-        """Remove round ``number``: the rounds after it move up one (each keeps its entry; the dealer
-        and hand size follow the new round numbers) and every total after it follows.
+        """Remove round ``number``: the rounds after it move up one, each keeping the dealer and hand size
+        it was played with (its deal), and every total after it follows; the next round is dealt after
+        the last one entered.
 
-        :returns: what changed, in words: the round deleted, and the rounds that moved up with the
-            dealer and cards dealt that they take from their new place.
+        :returns: what changed, in words: the round deleted, and the rounds that moved up.
         :raises RoundNumberError: for a round that does not exist.
         """
         index = self._index(number)
-        rounds = self._rounds[:index] + self._rounds[index + 1 :]
+        after = self._rounds[index + 1 :]
+        if after and after[0].deal is None:  # it was dealt after the deleted round, and stays so
+            after = (replace(after[0], deal=self._results[index + 1].deal), *after[1:])
+        rounds = self._rounds[:index] + after
         self._commit(rounds, self._finished, _Change("delete", index, self._rounds[index]))
         return self._moved_words(number)
 
     def _moved_words(self, number: int) -> str:
-        """``deleted round 1; round 2 is now round 1, with the dealer and cards of its place: Ann deals 8``."""
+        """``deleted round 1; round 2 is now round 1, with the dealer and cards it had`` (as it was played)."""
         moved = self._results[number - 1 :]
         if not moved:
             return f"deleted round {number}"
         first, last = moved[0].number, moved[-1].number
         if first == last:
-            now = f"round {first + 1} is now round {first}, with the dealer and cards of its place"
+            now = f"round {first + 1} is now round {first}, with the dealer and cards it had"
         else:
-            now = f"rounds {first + 1}-{last + 1} are now {first}-{last}, with the dealers and cards of their places"
-        dealt = "; ".join(f"round {r.number}: {self.players[r.dealer]} deals {r.hand_size}" for r in moved)
-        return f"deleted round {number}; {now} ({dealt})"
+            now = f"rounds {first + 1}-{last + 1} are now {first}-{last}, with the dealers and cards they had"
+        return f"deleted round {number}; {now}"
 
     def finish(self) -> None:
         """End the match now (finish early); the winners are decided on the totals so far,
@@ -439,6 +455,12 @@ class Sheet:
     def _commit(self, rounds: tuple[RoundEntry, ...], finished: bool, change: _Change | None) -> None:
         """Rebuild from ``rounds``; only if that succeeds, take the new state (``change`` None: an undo)."""
         results = self._replay(rounds)
+        # A round dealt right after the round before says so by no deal of its own (one sheet, one form).
+        rounds = tuple(
+            replace(entry, deal=None) if entry.deal is not None and entry.deal == (results[i - 1].deal + 1 if i else 0)
+            else entry
+            for i, entry in enumerate(rounds)
+        )  # fmt: skip
         if finished and not results:
             raise MatchOverError(
                 "the match was finished early: it needs at least one round; undo the finish to remove them all"
@@ -450,7 +472,14 @@ class Sheet:
         setup = self.setup
         totals = [0] * setup.count
         results: list[RoundResult] = []
+        deal = -1
         for index, entry in enumerate(rounds):
+            if entry.deal is not None and entry.deal <= deal:
+                raise SheetError(
+                    f"round {index + 1} is given deal {entry.deal + 1}, not after the round before's "
+                    f"({deal + 1}): each round is dealt after the one before"
+                )
+            deal = deal + 1 if entry.deal is None else entry.deal
             if results and self._ended_by_rules(results):
                 raise MatchOverError(
                     f"with this change the match ends after round {index}, but "
@@ -463,13 +492,14 @@ class Sheet:
             results.append(
                 RoundResult(
                     index + 1,
-                    setup.dealer(index),
-                    setup.hand_size(index),
+                    setup.dealer(deal),
+                    setup.hand_size(deal),
                     entry,
                     scored.worth,
                     scored.points,
                     tuple(totals),
                     scored.winners,
+                    deal,
                 )
             )
         return tuple(results)
@@ -478,7 +508,7 @@ class Sheet:
         """Whether the rules end the match after these rounds (a sheet without points never ends by itself)."""
         if not results or not self.keeps_points:
             return False
-        return match_over(self.rules, self.setup.count, len(results), results[-1].totals)
+        return match_over(self.rules, self.setup.count, results[-1].deal + 1, results[-1].totals)
 
     def _leading_seats(self) -> tuple[int, ...]:
         if not self._results:
@@ -487,7 +517,7 @@ class Sheet:
         if not self.keeps_points:
             high = max(totals)
             return tuple(seat for seat, total in enumerate(totals) if total == high)
-        return match_winners(self.rules, len(self._results), totals, self._results[-1].winners)
+        return match_winners(self.rules, self._results[-1].deal + 1, totals, self._results[-1].winners)
 
     def _index(self, number: int) -> int:
         count = len(self._rounds)

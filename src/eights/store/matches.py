@@ -55,9 +55,14 @@ class MatchSummary:
         return self.names[seat] if who == HUMAN else f"{self.names[seat]} ({who})"
 
     @property
+    def rounds_dealt(self) -> int:
+        """The rounds dealt: the rounds played, and the round under way in a match not finished."""
+        return self.rounds if self.finished else self.rounds + 1
+
+    @property
     def result_text(self) -> str:
         if not self.finished:
-            return f"unfinished, after {self.actions} action{'' if self.actions == 1 else 's'}"
+            return f"unfinished, in round {self.rounds + 1}"
         who = " and ".join(self.names[s] for s in self.winners)
         return f"{who} won" + (" (shared)" if len(self.winners) > 1 else "")
 
@@ -133,9 +138,11 @@ class Store:
     :raises StoreError: (from the constructor and every method) naming the database and what to do.
     """
 
-    def __init__(self, url: URL) -> None:
+    def __init__(self, url: URL, named: str | None = None) -> None:
+        """``named``: what people are told the database is, when not ``url`` itself (an empty store in memory
+        that stands for a file not made yet is called by the file's name)."""
         self.url = url
-        self.label = label(url)
+        self.label = named or label(url)
         self.engine: Engine = make_engine(url)
         migrate(self.engine, url)
         self.writer = Writer(self.engine)

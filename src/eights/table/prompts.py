@@ -7,6 +7,7 @@ from collections.abc import Sequence
 
 from eights.cards import rank_text
 from eights.engine import Action, ActionError, Draw, Pass, Play, View, parse_action
+from eights.rules.describe import wild_cards
 from eights.table.phrases import (
     card_text,
     cards_text,
@@ -21,7 +22,7 @@ from eights.table.phrases import (
     top_words,
 )
 from eights.table.session import SPEED_WORDS, Session
-from eights.words import article, count_words
+from eights.words import article, count_words, or_list
 
 
 def prompt_words(view: View, names: tuple[str, ...], keys: bool = True) -> str:
@@ -97,10 +98,28 @@ def prompt_words(view: View, names: tuple[str, ...], keys: bool = True) -> str:
             stack = " (space marks cards to lay under it)" if any(a.stack for a in plays) else ""
             return f"Your turn: play a highlighted card (Enter){stack}{others}."
         stack = " (or several of one rank, the last on top)" if any(a.stack for a in plays) else ""
-        return f"Your turn: play a card that matches {top}{stack}{others}."
+        return f"Your turn: play {match_words(view)[0]}{stack}{others}."
     if can_draw:
-        return f"No card matches {top}: {draw}."
+        return f"{match_words(view)[1]}: {draw}."
+    if view.guarantee_hoarder is not None:
+        return f"{match_words(view)[1]}, so the Guarantee Joker's hold skips you: pass{key('p')}."
     return f"Nothing to play and nothing to draw: pass{key('p')}."
+
+
+def match_words(view: View) -> tuple[str, str]:
+    """What plays on the top card now, and what a hand without it lacks: ``a card that matches 7♠`` and
+    ``No card matches 7♠``. After a wild named a suit only that suit or a wild plays, whatever the top card:
+    ``a ♥ card (hearts were named) or an 8`` and ``No ♥ card (hearts were named) and no 8``."""
+    if not view.suit_named or view.active_suit is None:
+        top = card_text(view.top)
+        return f"a card that matches {top}", f"No card matches {top}"
+    suit = view.active_suit
+    named = f"{suit.symbol} card ({suit.name.lower()} were named)"
+    wilds = wild_cards(view.rules)
+    if not wilds:
+        return f"a {named}", f"No {named}"
+    either = or_list([w if w.startswith("the ") else article(w) for w in wilds])
+    return f"a {named} or {either}", f"No {named} and no {or_list([w.removeprefix('the ') for w in wilds])}"
 
 
 def state_lines(session: Session, view: View) -> list[str]:

@@ -124,3 +124,21 @@ def last_setup(store: MatchStore) -> PlayConfig | None:
         return PlayConfig.from_dict(data)
     except (RulesError, UsageError):
         return None
+
+
+def kept_words(session: Session) -> str:
+    """Whether the match is kept, and how to take it up again, for whoever leaves it (any front end)."""
+    where = None if session.log is None else session.log.where()
+    if where is None:
+        return "the match is left unfinished (it was not saved)."
+    if session.game.is_over:
+        return f"the match is over and saved ({where})."
+    return f"the match is saved ({where}); take it up again with `eights play --resume`."
+
+
+def resuming_words(session: Session) -> str:
+    """What a player taking up a saved match is told first: which match, and where in it."""
+    where = None if session.log is None else session.log.where()
+    game = session.game
+    rounds = f", round {game.round_index + 1}" if not game.is_over else ""
+    return f"Taking up {where or 'the match'} ({session.rules.name}{rounds}) where it stopped."

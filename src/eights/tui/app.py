@@ -7,6 +7,7 @@ Where a match store is given, every match is saved as it is played.
 
 from __future__ import annotations
 
+from pathlib import PurePath
 from typing import TYPE_CHECKING, ClassVar
 
 from textual.app import App
@@ -31,7 +32,7 @@ class EightsApp(App[None]):
     again (a saved one); ``store`` keeps every match and the last settings.
     """
 
-    CSS_PATH = "eights.tcss"
+    CSS_PATH: ClassVar[list[str | PurePath]] = ["eights.tcss", "dialogs.tcss"]
     TITLE = "Crazy Eights"
     BINDINGS: ClassVar[list[BindingType]] = [Binding("ctrl+q", "quit", "Quit", show=False)]
 
@@ -50,15 +51,22 @@ class EightsApp(App[None]):
         self.store = store
         self._first_game = game
         self._first_session = session
+        #: The match at the table now (or last), for what is said when the app is left.
+        self.session: Session | None = None
+
+    def table(self, session: Session) -> TableScreen:
+        """The table for ``session``, which becomes the match at the table."""
+        self.session = session
+        return TableScreen(session)
 
     def on_mount(self) -> None:
         if self._first_session is not None:
-            self.push_screen(TableScreen(self._first_session))
+            self.push_screen(self.table(self._first_session))
             self._first_session = None
         elif self.config is None:
             self.push_screen(self.setup_screen(self.defaults))
         else:
-            self.push_screen(TableScreen(self.new_session(self.config, self._first_game)))
+            self.push_screen(self.table(self.new_session(self.config, self._first_game)))
             self._first_game = None
 
     def setup_screen(self, defaults: PlayConfig | None) -> SetupScreen:
@@ -75,7 +83,7 @@ class EightsApp(App[None]):
     def start(self, config: PlayConfig) -> None:
         """Begin a game at this table, replacing the screen on top (setup, or a finished table)."""
         self.config = self.defaults = config
-        self.switch_screen(TableScreen(self.new_session(config)))
+        self.switch_screen(self.table(self.new_session(config)))
 
     def on_setup_screen_start(self, message: SetupScreen.Start) -> None:
         self.start(message.config)
@@ -89,7 +97,7 @@ class EightsApp(App[None]):
             self.notify(str(exc), severity="error")
             return
         self.config = self.defaults = session.config
-        self.switch_screen(TableScreen(session))
+        self.switch_screen(self.table(session))
 
     def on_table_screen_match_ended(self, message: TableScreen.MatchEnded) -> None:
         """The match-end screen closed: play again, set up a new game, or quit."""

@@ -22,6 +22,7 @@ from eights.table.lines import Line
 from eights.table.narrator import Narrator
 from eights.table.phrases import action_words, result_lines
 from eights.table.prompts import parse_move, prompt_words, state_lines
+from eights.table.saved import kept_words
 from eights.table.session import Session
 from eights.table.turns import next_turn
 
@@ -132,10 +133,7 @@ class PlainGame:
 
     def saved_words(self) -> str:
         """Whether the match is kept, and how to take it up again."""
-        where = None if self.session.log is None else self.session.log.where()
-        if where is None:
-            return "the match is left unfinished (it was not saved)."
-        return f"the match is saved ({where}); take it up again with `eights play --resume`."
+        return kept_words(self.session)
 
     def leaving(self) -> bool:
         """``quit`` was typed: ask first. True to leave (also when the input ends)."""

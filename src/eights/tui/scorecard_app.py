@@ -20,6 +20,7 @@ class ScorecardApp(App[None]):
     """Score sheets at the terminal. ``sheet_id`` opens that sheet at once; otherwise the list comes first."""
 
     TITLE = "Score sheets"
+    CSS_PATH = "dialogs.tcss"
     BINDINGS: ClassVar[list[BindingType]] = [Binding("ctrl+q", "quit", "Quit", show=False)]
 
     def __init__(self, sheets: Sheets, sheet_id: int | None = None) -> None:

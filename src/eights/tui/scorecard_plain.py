@@ -26,6 +26,7 @@ from eights.scorecard import (
     standings_words,
     to_text,
 )
+from eights.scorecard.sheet import describe_entry
 from eights.store import StoreError
 from eights.store.sheets import Sheets
 from eights.tui.plain import line_width, write_wrapped
@@ -210,6 +211,10 @@ class PlainSheet:
             raise SheetError(f"{command} needs a round's number, like {command} 2; {valid}")
         number = int(number_text)
         if command == "delete":
+            shown = describe_entry(sheet, sheet.result(number))  # a round that does not exist is refused here
+            if self.ask(f"Delete {shown}? Type y to delete it, anything else to keep it:").lower() not in ("y", "yes"):
+                self.say(f"Round {number} is kept.")
+                return sheet
             sheet, said = self.sheets.change(sheet_id, lambda s: s.delete_round(number))
             self.say(f"{said[:1].upper()}{said[1:]}. {standings_words(sheet)}")
             self.say(next_words(sheet))

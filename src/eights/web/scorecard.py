@@ -40,7 +40,16 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from eights.rules import RulesError, RuleSet
 from eights.rules.ruleset import parse_option_list
-from eights.scorecard import MAX_ROUNDS, Sheet, SheetError, next_words, sheet_json, to_csv
+from eights.scorecard import (
+    MAX_ROUNDS,
+    LeftInput,
+    Sheet,
+    SheetError,
+    next_words,
+    points_from_text,
+    sheet_json,
+    to_csv,
+)
 from eights.scorecard.scoring import pack_list, scoring_data
 from eights.store import StoreError
 from eights.store.db import now
@@ -67,21 +76,49 @@ CLOSE_NO_SHEET = 4004
 log = logging.getLogger("eights.web")
 
 Name = Annotated[str, Field(max_length=40)]
-#: A player's hand as the page sends it: points, or the cards (``["8H", "KS"]``).
+
+
+class Points(BaseModel):
+    """What was typed in a points box (``{"points": "35"}``), read by the scorecard's own rule for points."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    points: Annotated[str, Field(max_length=40)]
+
+
+#: A player's hand as the page sends it: points, the points box as typed, or the cards (``["8H", "KS"]``).
 Hand = (
     int
+    | Points
     | Annotated[str, Field(max_length=400)]
     | Annotated[list[Annotated[str, Field(max_length=4)]], Field(max_length=120)]
 )
 
 
-class KeptRound(BaseModel):
-    """A round kept on a phone while the server could not be reached: who went out and the hands left."""
+class Hands(BaseModel):
+    """A round as entered: who went out (None: blocked) and each other player's points or cards left."""
 
     model_config = ConfigDict(extra="forbid")
 
     out: Name | None = None
     left: Annotated[dict[Name, Hand], Field(max_length=8)] = {}
+
+    def hands(self) -> dict[str, LeftInput]:
+        """``left`` as the sheet takes it, a points box read as points (a whole number, or refused as not one).
+
+        :raises HandError: for a points box that holds no whole number, in the words the terminal uses.
+        """
+        return {
+            name: points_from_text(name, hand.points) if isinstance(hand, Points) else hand
+            for name, hand in self.left.items()
+        }
+
+
+class KeptRound(Hands):
+    """A round kept on a phone while the server could not be reached; ``deal``: its deal's number where a
+    round before it was deleted there (the rounds after a deleted one keep the deal they were played with)."""
+
+    deal: Annotated[int, Field(ge=1)] | None = None
 
 
 class NewSheet(BaseModel):
@@ -107,11 +144,8 @@ class Change(BaseModel):
     revision: int | None = None
 
 
-class RoundBody(Change):
+class RoundBody(Change, Hands):
     """A round: who went out (None: blocked) and each other player's points or cards left."""
-
-    out: Name | None = None
-    left: Annotated[dict[Name, Hand], Field(max_length=8)] = {}
 
 
 class Watchers:
@@ -386,7 +420,7 @@ def scorecard_routes(desk: SheetDesk) -> APIRouter:
             refused = None
             for number, kept in enumerate(body.rounds, 1):
                 try:
-                    sheet.add_round(kept.out, kept.left)
+                    sheet.add_round(kept.out, kept.hands(), kept.deal)
                 except SheetError as exc:
                     refused = f"round {number}: {exc}"
                     break
@@ -455,11 +489,11 @@ def scorecard_routes(desk: SheetDesk) -> APIRouter:
 
     @router.post("/api/sheets/{code}/rounds", response_model=None)
     async def add_round(code: str, body: RoundBody) -> Response:
-        return await change(code, body, lambda sheet: sheet.add_round(body.out, body.left))
+        return await change(code, body, lambda sheet: sheet.add_round(body.out, body.hands()))
 
     @router.put("/api/sheets/{code}/rounds/{number}", response_model=None)
     async def edit_round(code: str, number: int, body: RoundBody) -> Response:
-        return await change(code, body, lambda sheet: sheet.edit_round(number, body.out, body.left))
+        return await change(code, body, lambda sheet: sheet.edit_round(number, body.out, body.hands()))
 
     @router.delete("/api/sheets/{code}/rounds/{number}", response_model=None)
     async def delete_round(code: str, number: int, body: Change) -> Response:

@@ -38,8 +38,10 @@ from eights.scorecard import (
     scored_words,
 )
 from eights.scorecard.entry import Left
+from eights.scorecard.sheet import describe_entry
 from eights.store import StoreError
 from eights.store.sheets import Sheets
+from eights.tui.screens.dialogs import ConfirmDialog
 from eights.tui.style import styled
 from eights.words import and_list
 
@@ -213,6 +215,11 @@ class SheetScreen(Screen[None]):
     #message { height: auto; margin: 0 0 1 0; }
     #message.-error { color: $error; }
     #last { height: auto; }
+    /* Too narrow for the rounds' table beside the form: the form goes under the table. */
+    #sheet-main.-stacked { layout: vertical; }
+    #sheet-main.-stacked #sheet-right {
+        width: 100%; max-width: 100%; height: auto; max-height: 50%; border-left: none; border-top: hkey $primary;
+    }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+s", "enter", "Save round"),
@@ -302,6 +309,7 @@ class SheetScreen(Screen[None]):
             table.add_row(*cells, key=str(result.number))
         if sheet.rounds:
             table.move_cursor(row=min(max(cursor, 0), len(sheet.rounds) - 1))
+        self.place_form()
         standings = Text("Standings", style="bold")
         for standing in sheet.standings():
             leader = standing.place == 1 and bool(sheet.rounds)
@@ -313,6 +321,18 @@ class SheetScreen(Screen[None]):
         if sheet.over:
             standings.append(f"\n{next_words(sheet)}", style="bold green")
         self.query_one("#standings", Static).update(standings)
+
+    def on_resize(self) -> None:
+        self.place_form()
+
+    def place_form(self) -> None:
+        """The form beside the rounds' table where every column of it fits, else under it (a fourth player's
+        column is never cut off)."""
+        table = self.query_one("#rounds", DataTable)
+        need = sum(column.get_render_width(table) for column in table.columns.values()) + 4  # padding, scrollbar
+        width = self.size.width
+        form = min(50, max(40, width * 40 // 100)) + 1  # #sheet-right's width and its border
+        self.query_one("#sheet-main").set_class(need > width - form, "-stacked")
 
     def show_round(self, result: RoundResult, head: str) -> None:
         """A round card by card, under the form."""
@@ -439,11 +459,18 @@ class SheetScreen(Screen[None]):
         self.action_edit()
 
     def action_delete(self) -> None:
+        """Delete the round selected in the table, once the person says so."""
         result = self.selected_round()
         if result is None:
             return
         number = result.number
-        self.change(lambda s: s.delete_round(number), "")
+
+        def answered(delete: bool | None) -> None:
+            if delete:
+                self.change(lambda s: s.delete_round(number), "")
+
+        words = f"{describe_entry(self.sheet, result)}. Its points leave every total after it; ctrl+z brings it back."
+        self.app.push_screen(ConfirmDialog(f"Delete round {number}?", words, "Delete", "Keep it"), answered)
 
     @on(Button.Pressed, "#undo")
     def action_undo(self) -> None:

@@ -62,6 +62,8 @@ class TableScreen(Screen[None]):
     """The game: seats, piles, what is pending, your hand, the narration."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
+        # Ctrl-C leaves as q does, through the game's own dialog (not the toolkit's "press ctrl+q" note).
+        Binding("ctrl+c", "leave", "Leave", show=False, priority=True),
         Binding("left", "move(-1)", "◀", show=False),
         Binding("right", "move(1)", "▶", show=False),
         Binding("up", "row(-1)", show=False),

@@ -26,6 +26,11 @@ function amount(review, x) {
 function costWords(review, d) {
   if (d.played === d.best) return "No cost: the strongest level plays the same.";
   const spread = review.unit === "wins" ? percent(d.spread) : d.spread.toFixed(1);
+  if (d.cost === 0 && d.spread === 0) return "No cost: both moves came to the same on every deal tried.";
+  // A cost within twice its error of 0 is none that these deals can tell (eights.runs.review.cost_words).
+  if (Math.abs(d.cost) <= 2 * d.spread) {
+    return `No clear cost: ${d.cost < 0 ? "-" : "+"}${amount(review, d.cost)} (± ${spread}), too close to 0 to tell on these deals`;
+  }
   if (d.cost >= 0) return `Cost: ${amount(review, d.cost)} lost (± ${spread})`;
   return `No cost: your move did better on these deals, by ${amount(review, d.cost)} (± ${spread})`;
 }

@@ -360,7 +360,7 @@ function saveLocal() {
 
 /** The sheet a server view shows, as scoring.js keeps it. */
 function modelOf(view) {
-  const rounds = view.rounds.map((r) => ({ out: r.out, left: r.left }));
+  const rounds = view.rounds.map((r) => (r.deal == null ? { out: r.out, left: r.left } : { out: r.out, left: r.left, deal: r.deal }));
   return { players: view.players, first_dealer: view.first_dealer, rounds, finished: view.finished, undo: view.undo };
 }
 
@@ -789,7 +789,7 @@ function handRow(name, index) {
   } else {
     const chosen = el("p", null, "chosen");
     if (hand.cards.length) chosen.append(...hand.cards.map((c) => cardText(c)));
-    else chosen.append(el("span", "no cards", "about"));
+    else chosen.append(el("span", sheet.keeps_points ? "none picked (no cards left: Points, 0)" : "none picked", "about"));
     const pick = button(hand.cards.length ? "Change cards" : "Pick cards", () => openPicker(name), "pick");
     pick.id = `pick-${index}`;
     const line = el("div", null, "cards-line");
@@ -805,9 +805,10 @@ function roundBody() {
     if (name === form.out) continue;
     if (!sheet.keeps_points && form.out !== null) continue;
     const hand = form.hands[name];
-    if (hand.mode === "cards") left[name] = hand.cards;
-    else if (/^\s*[-+]?\d+\s*$/.test(hand.points)) left[name] = Number(hand.points);
-    else if (hand.points.trim()) left[name] = hand.points;
+    if (hand.mode === "cards") {
+      if (hand.cards.length) left[name] = hand.cards; // none picked: not given (Points 0 says none left)
+    }
+    else if (hand.points.trim()) left[name] = { points: hand.points.trim() }; // read by the scorecard's rule for points
   }
   return { token, revision: sheet.revision, out: form.out, left };
 }
@@ -923,6 +924,30 @@ function closePicker(cards) {
   $(`pick-${sheet.players.indexOf(name)}`)?.focus();
 }
 
+/** "No cards": no card left is 0 points where points are kept (an empty hand is a hand not given). */
+function noCards() {
+  if (!picking || !sheet.keeps_points) return closePicker([]);
+  const { name } = picking;
+  Object.assign(form.hands[name], { mode: "points", cards: [], points: "0" });
+  picking = null;
+  $("picker").close();
+  drawEntry();
+  $(`points-${sheet.players.indexOf(name)}`)?.focus();
+}
+
+/** Delete round `number` once the person says so: the rounds after it keep their dealer and cards. */
+function askDelete(number) {
+  const dialog = $("delete-dialog");
+  $("delete-title").textContent = `Delete round ${number}?`;
+  $("delete-yes").onclick = () => {
+    dialog.close();
+    change("DELETE", `/api/sheets/${code}/rounds/${number}`);
+  };
+  $("delete-no").onclick = () => dialog.close();
+  dialog.showModal();
+  $("delete-no").focus();
+}
+
 // ----- past rounds ----------------------------------------------------------------------------------------
 
 function drawRounds(editor) {
@@ -952,7 +977,7 @@ function drawRounds(editor) {
       });
       edit.id = `edit-${round.round}`;
       edit.setAttribute("aria-label", `Edit round ${round.round}`);
-      const remove = button("Delete", () => change("DELETE", `/api/sheets/${code}/rounds/${round.round}`));
+      const remove = button("Delete", () => askDelete(round.round));
       remove.id = `delete-${round.round}`;
       remove.setAttribute("aria-label", `Delete round ${round.round}`);
       tools.append(edit, remove);
@@ -1010,7 +1035,7 @@ function setUpSheet() {
     }
   });
   $("picker-done").addEventListener("click", () => closePicker(pickedCards()));
-  $("picker-clear").addEventListener("click", () => closePicker([]));
+  $("picker-clear").addEventListener("click", noCards);
   $("picker").addEventListener("cancel", () => closePicker(null));
 }
 

@@ -87,9 +87,12 @@ function leading(rules, players, results) {
   const totals = last.totals;
   if (!rules.keeps_points) return lowest(totals.map((t) => -t));
   const target = tableOf(rules, players.length).target;
-  if (results.length === 1 && !rules.schedule && !rules.hands && !target) return last.winners;
+  if (dealt(results) === 1 && !rules.schedule && !rules.hands && !target) return last.winners;
   return rules.lowest_wins ? lowest(totals) : lowest(totals.map((t) => -t));
 }
+
+/** The deals played: the last round's place in the deals, plus one (past a deleted round, more than the rounds). */
+const dealt = (results) => (results.length ? results[results.length - 1].deal + 1 : 0);
 
 /** Every round scored with the running totals; an Error when a round follows the end of the match. */
 export function replay(rules, sheet) {
@@ -98,8 +101,13 @@ export function replay(rules, sheet) {
   const sizes = tableOf(rules, players.length).hand_sizes;
   let totals = new Array(players.length).fill(0);
   const results = [];
+  let deal = -1; // each round's place in the deals (Sheet._replay): the one after the round before's, or its own
   sheet.rounds.forEach((entry, index) => {
-    if (results.length && ended(rules, players, results.length, totals)) {
+    if (entry.deal != null && entry.deal - 1 <= deal) {
+      throw new Error(`round ${index + 1} is given deal ${entry.deal}, not after the round before's (${deal + 1})`);
+    }
+    deal = entry.deal != null ? entry.deal - 1 : deal + 1;
+    if (results.length && ended(rules, players, dealt(results), totals)) {
       const more = sheet.rounds.length - index;
       throw new Error(
         `with this change the match ends after round ${index}, but ${more} more round${more === 1 ? "" : "s"} ` +
@@ -110,8 +118,9 @@ export function replay(rules, sheet) {
     totals = totals.map((t, seat) => t + scored.points[seat]);
     results.push({
       number: index + 1,
-      dealer: (first + index) % players.length,
-      hand_size: sizes[index % sizes.length],
+      dealer: (first + deal) % players.length,
+      hand_size: sizes[deal % sizes.length],
+      deal,
       entry,
       ...scored,
       totals,
@@ -131,7 +140,9 @@ export function checkEntry(rules, sheet, entry) {
     const left = entry.left[name];
     if (name === entry.out) continue;
     if (left === undefined || left === null) {
-      if (rules.keeps_points || entry.out === null) throw new Error(`no points or cards for ${name}: give every player who did not go out their points or their cards left`);
+      const zero = rules.keeps_points ? " (0 points for no cards left)" : "";
+      const why = entry.out === null ? "the round was blocked, so " : "";
+      if (rules.keeps_points || entry.out === null) throw new Error(`no points or cards for ${name}: ${why}give every player who did not go out their points or their cards left${zero}`);
       continue;
     }
     if (typeof left === "string") throw new Error(`${name}: ${left} is not points as this sheet reads them; write them with the digits 0-9 alone, like 35`);
@@ -162,7 +173,25 @@ function commit(rules, sheet, rounds, finished, undo) {
   return next;
 }
 
+/** The entry as eights.scorecard reads it: no cards at all is a hand not given (read_entry; 0 points says that a
+ * player had nothing left), and a points box ({points: "35"}) is a whole number or refused (points_from_text). */
+function given(entry) {
+  const left = {};
+  for (const [name, hand] of Object.entries(entry.left)) {
+    if (Array.isArray(hand) && !hand.length) continue;
+    if (hand && typeof hand === "object" && !Array.isArray(hand)) {
+      const text = hand.points;
+      if (!/^-?[0-9]+$/.test(text)) {
+        throw new Error(`${name}: '${text}' is not a whole number in the digits 0-9; give the value of ${name}'s cards left, like 35, or the cards themselves`);
+      }
+      left[name] = Number(text);
+    } else left[name] = hand;
+  }
+  return { ...entry, left };
+}
+
 export function addRound(rules, sheet, entry) {
+  entry = given(entry);
   if (isOver(rules, sheet)) throw new Error("the match is over: no more rounds can be entered; edit or delete a past round, or undo");
   if (sheet.rounds.length >= rules.most_rounds) {
     throw new Error(
@@ -175,13 +204,20 @@ export function addRound(rules, sheet, entry) {
 }
 
 export function editRound(rules, sheet, number, entry) {
+  entry = given(entry);
+  const deal = sheet.rounds[number - 1]?.deal;
+  if (deal != null) entry = { ...entry, deal }; // the same deal, as Sheet.edit_round keeps it
   checkEntry(rules, sheet, entry);
   const rounds = sheet.rounds.map((r, i) => (i === number - 1 ? entry : r));
   return commit(rules, sheet, rounds, sheet.finished, [...sheet.undo, { change: "edit", round: number, was: sheet.rounds[number - 1] }]);
 }
 
 export function deleteRound(rules, sheet, number) {
-  const rounds = sheet.rounds.filter((_, i) => i !== number - 1);
+  // The rounds after it keep the deal they were played with (Sheet.delete_round).
+  const deals = replay(rules, sheet).map((r) => r.deal);
+  const rounds = sheet.rounds
+    .map((r, i) => (i === number && r.deal == null ? { ...r, deal: deals[i] + 1 } : r))
+    .filter((_, i) => i !== number - 1);
   return commit(rules, sheet, rounds, sheet.finished, [...sheet.undo, { change: "delete", round: number, was: sheet.rounds[number - 1] }]);
 }
 
@@ -206,7 +242,7 @@ export function undo(rules, sheet) {
 export function isOver(rules, sheet) {
   const results = replay(rules, sheet);
   const totals = results.length ? results[results.length - 1].totals : [];
-  return sheet.finished || ended(rules, sheet.players, results.length, totals);
+  return sheet.finished || ended(rules, sheet.players, dealt(results), totals);
 }
 
 // ----- the sheet as the page shows it (the shape of the server's sheet view) --------------------------------
@@ -237,7 +273,7 @@ export function view(rules, sheet) {
   const table = tableOf(rules, players.length);
   const results = replay(rules, sheet).map((r) => ({ ...r, players }));
   const totals = results.length ? results[results.length - 1].totals : players.map(() => 0);
-  const byRules = ended(rules, players, results.length, totals);
+  const byRules = ended(rules, players, dealt(results), totals);
   const over = sheet.finished || byRules;
   const leaders = leading(rules, players, results).map((seat) => players[seat]);
   const winners = over ? leaders : [];
@@ -255,9 +291,10 @@ export function view(rules, sheet) {
   });
   const first = players.indexOf(sheet.first_dealer);
   const played = results.length;
+  const deal = dealt(results); // the next round is dealt after the last one's deal
   const next = over
     ? null
-    : { round: played + 1, dealer: players[(first + played) % players.length], hand_size: table.hand_sizes[played % table.hand_sizes.length] };
+    : { round: played + 1, dealer: players[(first + deal) % players.length], hand_size: table.hand_sizes[deal % table.hand_sizes.length] };
   const early = sheet.finished && !byRules;
   const nextWords = over
     ? `The match ${early ? "was finished" : "is over"} after ${countWords(played, "round")}: ${playerList(winners)} ${winners.length > 1 ? "win" : "wins"}.`
