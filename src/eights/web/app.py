@@ -10,13 +10,11 @@ import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from dataclasses import fields
-from importlib import resources
 from typing import Annotated, Any
 
 from fastapi import FastAPI, Header, Query, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
-from fastapi.staticfiles import StaticFiles
+from fastapi.responses import HTMLResponse, JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.exceptions import HTTPException
 from starlette.types import Message, Receive, Scope, Send
@@ -30,6 +28,7 @@ from eights.store import Store, StoreError
 from eights.store.sheets import Sheets
 from eights.table.session import SPEED_WORDS
 from eights.tokens import new_token
+from eights.web.assets import Assets
 from eights.web.lab import LabDesk, LabRefused
 from eights.web.metrics import CONTENT_TYPE, Metrics
 from eights.web.outbox import Tally
@@ -46,7 +45,6 @@ from eights.web.settings import Settings
 from eights.web.socket import Sockets, peer_of
 from eights.web.workers import Pool
 
-STATIC = resources.files("eights.web") / "static"
 log = logging.getLogger("eights.web")
 #: The largest HTTP body any route takes (a new room, a round of a score sheet), in bytes.
 MAX_BODY = 16384
@@ -325,7 +323,12 @@ def create_app(
     app.state.reviewer = reviewer
     app.state.sheets = sheets
     app.state.settings = settings
-    app.mount("/static", StaticFiles(directory=str(STATIC), check_dir=False), name="static")
+    assets = Assets()  # read now: a reinstall while the server runs cannot take them away
+
+    @app.api_route("/static/{name:path}", methods=["GET", "HEAD"], include_in_schema=False)
+    async def static(name: str, request: Request) -> Response:
+        return assets.response(name, request)
+
     app.include_router(scorecard_routes(sheets))
 
     @app.exception_handler(RequestValidationError)
@@ -346,12 +349,9 @@ def create_app(
         status = 429 if exc.code in TOO_MANY else STATUS.get(exc.code, 400)
         return JSONResponse({"error": str(exc), "code": exc.code}, status_code=status)
 
-    def page() -> FileResponse:
-        return FileResponse(str(STATIC / "index.html"), media_type="text/html")
-
     @app.get("/", include_in_schema=False)
-    async def home() -> FileResponse:
-        return page()
+    async def home(request: Request) -> Response:
+        return assets.response("index.html", request)
 
     @app.get("/r/{code}", include_in_schema=False, response_model=None)
     async def room_page(code: str, request: Request) -> Response:
@@ -361,7 +361,7 @@ def create_app(
             if exc.code in ("too_fast", "busy"):
                 return refused(exc)
             return missing_room_page(code)
-        return page()
+        return assets.response("index.html", request)
 
     metrics = app.state.metrics = Metrics(hub, reviewer, labs, outboxes)
 
