@@ -148,7 +148,7 @@ function drawHand(t, moves, hint, act, moveKey) {
     node.dataset.code = card.code;
     node.tabIndex = -1;
     const ways = uses.get(card.code) || [];
-    let label = card.label;
+    let label = `${card.label}, ${card.text}`; // its words and what it shows: a voice that says "Q♣" finds it
     if (ways.length) {
       const alone = ways.find((m) => m.cards.length === 1);
       node.classList.add("marked");
