@@ -328,9 +328,23 @@ async function downloadRecord(code, token) {
 function drawResult(ui, room, t, act, send) {
   const box = $("result");
   box.hidden = !t.result;
-  const host = t.seat !== null && t.seat === room.host_seat;
-  if (!t.result || !changed("result", [t.result, host, t.seat])) return;
+  // the host's, or any seat's while the host's seat is at this device too (pass and play)
+  const host = t.seat !== null && (t.seat === room.host_seat || Boolean(ui.hostHere));
+  const here = ui.here || []; // each person at this device (pass and play): to see their own result
+  if (!t.result || !changed("result", [t.result, host, t.seat, here.map((p) => p.seat)])) return;
   const parts = [el("h2", t.result.lines[0]), ...t.result.lines.slice(1).map((line) => el("p", line.trim()))];
+  if (here.length > 1) {
+    const people = el("div", null, "buttons people-here");
+    people.setAttribute("role", "group");
+    people.setAttribute("aria-label", "Whose hand and review this shows");
+    for (const person of here) {
+      const pick = button(person.name, person.pick, "toggle");
+      pick.id = `here-${person.seat}`;
+      pick.setAttribute("aria-pressed", String(person.shown));
+      people.append(pick);
+    }
+    parts.push(el("p", "Everyone at this phone: each sees their hand and reviews their own decisions.", "about"), people);
+  }
   const buttons = el("div", null, "buttons");
   if (t.seat !== null) buttons.append(reviewButton(room.code, seatToken(room, t), room, () => drawTable(ui, act, send)));
   if (host) {
