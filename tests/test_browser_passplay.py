@@ -22,7 +22,9 @@ new MutationObserver(() => {
 
 
 def test_pass_and_play_to_the_end_every_person_here_sees_their_result(chromium: Any, tmp_path: Any) -> None:
-    server = LiveServer(tmp_path / "served.db", options=("--set-limit", "review_deals=8", "--set-limit", "review_iterations=10"))
+    server = LiveServer(
+        tmp_path / "served.db", options=("--set-limit", "review_deals=8", "--set-limit", "review_iterations=10")
+    )
     context = chromium.new_context(**PHONE)
     try:
         me = Watched(context.new_page(), touch=True)
@@ -65,7 +67,9 @@ def test_pass_and_play_to_the_end_every_person_here_sees_their_result(chromium: 
         page.wait_for_function("() => document.querySelector('#here-2').getAttribute('aria-pressed') === 'true'")
         assert "(you)" in (page.text_content("#seats .seat:nth-child(3)") or "")
         assert page.is_visible("#rematch")
-        with page.expect_response(lambda answer: answer.url.endswith("/review") and answer.request.method == "POST") as asked:
+        with page.expect_response(
+            lambda answer: answer.url.endswith("/review") and answer.request.method == "POST"
+        ) as asked:
             page.locator("#review-button").tap()
         assert asked.value.status in (200, 202)
         page.wait_for_function("() => !document.querySelector('#review').hidden", timeout=PATIENCE * 4000)
