@@ -211,7 +211,7 @@ def new_game(
         else:
             page.fill(field, value)
             page.press(field, "Tab")
-    page.click("#play-computer")
+    page.click("#play-now")
     page.wait_for_selector("#hand .card", timeout=PATIENCE * 1000)
     code = re.search(r"/r/(\w+)", page.url)
     assert code, page.url

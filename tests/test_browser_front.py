@@ -43,7 +43,7 @@ def test_a_reinstall_while_the_server_runs_breaks_no_page(chromium: Any, tmp_pat
             browser_page = context.new_page()
             browser_page.goto(f"{server.base}/")
             browser_page.fill("#name", "Ann")
-            browser_page.click("#play-computer")
+            browser_page.click("#play-now")
             browser_page.wait_for_selector("#hand .card", timeout=PATIENCE * 1000)
         finally:
             context.close()

@@ -37,7 +37,7 @@ def test_pass_and_play_to_the_end_every_person_here_sees_their_result(chromium: 
         page.select_option("#new-seat-1", "easy")
         page.select_option("#new-seat-2", "here")
         page.fill("#new-seat-name-2", "Ben")
-        page.click("#play-computer")
+        page.click("#play-now")
         page.wait_for_selector("#table:not([hidden]), #pass:not([hidden])", timeout=PATIENCE * 1000)
         passes = 0
         deadline = time.monotonic() + 150

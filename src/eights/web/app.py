@@ -42,6 +42,7 @@ from eights.web.rooms.room import Room
 from eights.web.rooms.seats import DEFAULT_AWAY, HERE, rules_from
 from eights.web.scorecard import SheetDesk, scorecard_routes
 from eights.web.settings import Settings
+from eights.web.setup_words import CHARACTER, EXPANDED_WORDS, GROUPS, OPTIONS
 from eights.web.socket import Sockets, peer_of
 from eights.web.workers import Pool
 
@@ -88,6 +89,27 @@ class NewRoom(BaseModel):
     start: bool = False
 
 
+#: The most rooms a page asks about at once for its Continue list.
+MINE_MAX = 8
+
+
+class Held(BaseModel):
+    """A room this browser holds a seat in: its code and the seat's token."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    code: Annotated[str, Field(max_length=24)]
+    token: Annotated[str, Field(max_length=128)]
+
+
+class Mine(BaseModel):
+    """``POST /api/rooms/mine``: the rooms this browser holds a seat in (the newest first)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    rooms: Annotated[list[Held], Field(max_length=MINE_MAX)]
+
+
 class LabAsked(BaseModel):
     """``POST /api/lab``: the rules being set up (as a new room gives them) and the table's size."""
 
@@ -101,7 +123,7 @@ class LabAsked(BaseModel):
 
 
 def _label(key: str) -> str:
-    return key.replace("_", " ").capitalize()
+    return OPTIONS[key][0] if key in OPTIONS else key.replace("_", " ").capitalize()
 
 
 #: What 0 means for the whole-number options where 0 is not a count (the form says it beside the box).
@@ -140,9 +162,18 @@ def option_space(rules: RuleSet) -> list[dict[str, Any]]:
             continue
         value = getattr(rules, key)
         kind = str(kinds[key])
-        entry: dict[str, Any] = {"key": key, "label": _label(key), "value": option_text(value)}
+        group, about = OPTIONS[key][1:] if key in OPTIONS else (GROUPS[-1], "")
+        entry: dict[str, Any] = {
+            "key": key,
+            "label": _label(key),
+            "value": option_text(value),
+            "group": group,
+            "about": about,
+        }
         if key in CHOICES:
             entry.update(kind="choice", choices=list(CHOICES[key]))
+            words = {**DRAW_POLICIES, **SCORING_MODES, **EXPANDED_WORDS}
+            entry["choice_words"] = [words.get(c, c.replace("_", " ")) for c in CHOICES[key]]
         elif "bool" in kind:
             entry["kind"] = "bool"
         elif "int" in kind and "tuple" not in kind:
@@ -172,6 +203,7 @@ def presets_json() -> dict[str, Any]:
                 "title": rules.title,
                 "heading": heading(rules),
                 "summary": summary,
+                "character": CHARACTER.get(name, summary),
                 "min_players": rules.min_players,
                 "max_players": max(rules.max_players, rules.expanded_max_players),
                 "default_players": min(max(4, rules.min_players), rules.max_players),
@@ -182,6 +214,7 @@ def presets_json() -> dict[str, Any]:
         "protocol": VERSION,
         "presets": presets,
         "levels": list(LEVELS),
+        "groups": list(GROUPS),
         "speeds": [{"speed": n, "words": w} for n, w in SPEED_WORDS.items()],
     }
 
@@ -454,6 +487,45 @@ def create_app(
             "url": link(room.code),
             "here": [{"seat": i, "token": t} for i, (_, t) in zip(seats_here, here, strict=True)],
         }
+
+    @app.post("/api/rooms/mine")
+    async def my_rooms(body: Mine, request: Request) -> dict[str, Any]:
+        """Which of these rooms still hold a game for the seat whose token is given (in the lobby or in play),
+        to be offered again on the home page (Continue); the others, to be forgotten. A token that is not
+        the room's says no more than a room that does not exist."""
+        games, gone = [], []
+        for held in body.rooms:
+            try:
+                room = await hub.find(held.code, client_of(request))
+            except RoomError as exc:
+                if exc.code in ("too_fast", "busy"):
+                    break
+                gone.append(held.code)
+                continue
+            seat = room.seat_of(held.token)
+            if seat is None or room.phase == "over":
+                gone.append(held.code)
+                continue
+            public = room.public()
+            others = [s for s in public["seats"] if s["seat"] != seat]
+            games.append(
+                {
+                    "code": room.code,
+                    "phase": public["phase"],
+                    "title": room.rules.title,
+                    "seat": seat,
+                    "name": public["seats"][seat]["name"],
+                    "others": [
+                        s["name"]
+                        if s["kind"] == "person"
+                        else f"computer ({s['level']})"
+                        if s["level"]
+                        else "open seat"
+                        for s in others
+                    ],
+                }
+            )
+        return {"games": games, "gone": gone}
 
     @app.get("/api/rooms/{code}", response_model=None)
     async def room_info(code: str, request: Request) -> dict[str, Any] | JSONResponse:

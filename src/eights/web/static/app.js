@@ -52,6 +52,7 @@ function openRoom(code) {
     saved.setHere(code, []); // only that seat: the others here stay on the device they were on
     history.replaceState(null, "", location.pathname);
   }
+  if (saved.token(code)) saved.remember(code); // a seat here: offered again on the home page (Continue)
   $("room").hidden = false;
   $("room-note").textContent = `Opening room ${code}…`;
   show(openView(code, () => saved.token(code)));
@@ -91,7 +92,10 @@ function receive(view, message) {
     case "welcome":
       view.seat = message.seat;
       if (onScreen) ui.seat = message.seat;
-      if (message.token && view === ui.views[0]) saved.setToken(ui.code, message.token);
+      if (message.token && view === ui.views[0]) {
+        saved.setToken(ui.code, message.token);
+        saved.remember(ui.code); // a seat taken in the lobby: offered again on the home page
+      }
       break;
     case "state":
       keepLog(view, message.log_from, message.log);
