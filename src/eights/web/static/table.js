@@ -365,7 +365,8 @@ function drawResult(ui, room, t, act, send) {
 function roundEndDialog({ names, end, score }) {
   const table = el("table", null, "round-end");
   const head = el("tr");
-  for (const words of ["Player", "Cards left", ...(score ? ["Points", "Total"] : [])]) head.append(el("th", words));
+  const values = score && end.values; // each hand's value: where the points come from
+  for (const words of ["Player", "Cards left", ...(values ? ["Value"] : []), ...(score ? ["Points", "Total"] : [])]) head.append(el("th", words));
   table.append(head);
   names.forEach((name, seat) => {
     const row = el("tr", null, end.winners.includes(seat) ? "winner" : "");
@@ -373,10 +374,12 @@ function roundEndDialog({ names, end, score }) {
     const hand = el("td");
     hand.append(cardsText(end.hands[seat]));
     row.append(hand);
+    if (values) row.append(el("td", String(end.values[seat])));
     if (score) row.append(el("td", `${end.points[seat] > 0 ? "+" : ""}${end.points[seat]}`), el("td", String(end.totals[seat])));
     table.append(row);
   });
   const body = [table];
+  if (values && end.scoring) body.push(el("p", `Scoring: ${end.scoring}.`, "about"));
   if (end.next) body.push(el("p", end.lines.at(-1), "headline"));
   openDialog({ kind: "round", title: end.lines[0], body });
 }
