@@ -243,7 +243,7 @@ export function showHome(catalog) {
     const levels = [...new Set(computers)].join(", ");
     let against = computers.length ? `you against ${computers.length === 1 ? "a computer" : `${computers.length} computers`} (${levels})` : "you";
     if (people) against += ` and ${people === 1 ? "a person" : `${people} people`} at this device`;
-    $("play-now-about").textContent = `${preset.title}: ${against}. Change it below.`;
+    $("play-now-about").textContent = `${preset.title}: ${against}.`;
     keepingFocus(() => {
       $("new-game-games").replaceChildren(gamesFieldset(form));
       const who = seatsFieldset(config, seatRow, [playersSelect(form)]);
