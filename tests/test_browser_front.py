@@ -92,7 +92,9 @@ def test_the_front_page_invites_play(chromium: Any, live_server: LiveServer, dev
         page.focus("#new-preset-classic")
         page.keyboard.press("ArrowDown")
         assert page.is_checked("#new-preset-action")
-        assert (page.text_content("#play-now-about") or "").startswith("Action Crazy Eights: you against 3 computers (normal).")
+        assert (page.text_content("#play-now-about") or "").startswith(
+            "Action Crazy Eights: you against 3 computers (normal)."
+        )
         # one tap, no name typed: a game against the computer
         page.click("#play-now")
         page.wait_for_selector("#hand .card", timeout=PATIENCE * 1000)
