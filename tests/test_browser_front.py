@@ -80,8 +80,8 @@ def test_the_front_page_invites_play(chromium: Any, live_server: LiveServer, dev
             assert card["players"] == f"{preset['min_players']}-{preset['max_players']} players"
         # the few options that matter first, each explained beside its box; the rest closed, in groups
         shown = page.evaluate(
-            """() => [...document.querySelectorAll("#new-game-rules .options :is(input, select)[id^='new-option-']")].map((c) =>
-              document.getElementById(c.getAttribute("aria-describedby"))?.textContent || "")"""
+            """() => [...document.querySelectorAll("#new-game-rules .options :is(input, select)[id^='new-option-']")]
+              .map((c) => document.getElementById(c.getAttribute("aria-describedby"))?.textContent || "")"""
         )
         assert 1 <= len(shown) <= 4 and all(len(words) > 10 for words in shown), shown
         assert not page.evaluate("() => document.querySelector('.more-options').open")
