@@ -1,10 +1,13 @@
-"""Screenshots of the web table for the docs: a table mid-game on a phone and on a desktop, a table of
-eight on a 320 px phone, a room's lobby with a friend seated, and a match's review on a phone.
+"""Screenshots of the web table for the docs: the home page on a phone and on a desktop (with a game to
+Continue), a table mid-game on a phone and on a desktop, a table of eight on a 320 px phone, a room's lobby
+with a friend seated (the host's on a desktop and a phone, the friend's phone), and a match's review on a
+phone.
 
 Starts ``eights serve`` on a temporary database and drives Debian's Chromium with Playwright, as the
-browser tests do (tests/support/browser.py), and writes docs/web-phone.png, docs/web-desktop.png,
-docs/web-eight.png, docs/web-lobby.png and docs/review.png. Run from the repository's root:
-``.venv/bin/python scripts/web_screenshots.py`` (all of them), or name some: ``... review lobby``.
+browser tests do (tests/support/browser.py), and writes docs/web-home-phone.png, docs/web-home-desktop.png,
+docs/web-phone.png, docs/web-desktop.png, docs/web-eight.png, docs/web-lobby.png, docs/web-lobby-phone.png,
+docs/web-lobby-friend.png and docs/review.png. Run from the repository's root:
+``.venv/bin/python scripts/web_screenshots.py`` (all of them), or name some: ``... review lobby home``.
 """
 
 from __future__ import annotations
@@ -56,8 +59,30 @@ def play(page: Page, moves: int) -> None:
     time.sleep(0.6)  # the last card's flight lands
 
 
+def home(browser: Browser, base: str) -> None:
+    """The home page: on a phone as a newcomer first sees it (dark theme), and on a desktop with a game
+    against the computer left through the home page, offered again (Continue)."""
+    phone = browser.new_page(**PHONE, color_scheme="dark")
+    phone.goto(f"{base}/")
+    phone.wait_for_selector("#home .preset")
+    phone.screenshot(path=str(DOCS / "web-home-phone.png"))
+    desktop = browser.new_page(**DESKTOP, color_scheme="light")
+    new_game(desktop, base, "derange", 3, {}, level=None)
+    desktop.click(".brand")
+    desktop.wait_for_selector("#continue:not([hidden])")
+    desktop.screenshot(path=str(DOCS / "web-home-desktop.png"))
+
+
 def lobby(browser: Browser, base: str) -> None:
-    """The host's room with a friend seated (the friend on a phone), as the host sees it."""
+    """The host's room with a friend seated (the friend on a phone), as the host sees it on a desktop and on
+    a phone, and as the friend's phone shows it."""
+    host_phone = browser.new_page(**PHONE, color_scheme="dark")
+    host_phone.goto(f"{base}/")
+    host_phone.fill("#name", "Ann")
+    host_phone.click("#new-room")
+    host_phone.wait_for_selector("#lobby-code:not(:empty)")
+    host_phone.wait_for_load_state("networkidle")
+    host_phone.screenshot(path=str(DOCS / "web-lobby-phone.png"))
     host = browser.new_page(**DESKTOP)
     host.goto(f"{base}/")
     host.fill("#name", "Ann")
@@ -70,6 +95,7 @@ def lobby(browser: Browser, base: str) -> None:
     friend.fill("#sit-name", "Bea")
     friend.click("#sit-1")
     friend.wait_for_selector("#lobby-device")
+    friend.screenshot(path=str(DOCS / "web-lobby-friend.png"))
     host.select_option("#room-seat-2", "hard")
     host.wait_for_function("() => !document.querySelector('#start').disabled")
     host.wait_for_load_state("networkidle")
@@ -120,6 +146,9 @@ def main(only: set[str]) -> None:
         try:
             with sync_playwright() as p:
                 browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+                if not only or "home" in only:
+                    home(browser, base)
+                    wrote += ["web-home-phone", "web-home-desktop"]
                 if not only or "phone" in only:
                     phone = browser.new_page(**PHONE, color_scheme="dark")  # the desktop in the light theme
                     new_game(phone, base, "action", 4, {"stacking": "true"}, level=None)
@@ -143,7 +172,7 @@ def main(only: set[str]) -> None:
                     wrote.append("web-eight")
                 if not only or "lobby" in only:
                     lobby(browser, base)
-                    wrote.append("web-lobby")
+                    wrote += ["web-lobby", "web-lobby-phone", "web-lobby-friend"]
                 if not only or "review" in only:
                     review(browser, base)
                     wrote.append("review")

@@ -78,8 +78,12 @@ class LiveServer:
     and database, as a person restarting their server would.
     """
 
-    def __init__(self, db: Path | str, pace: float = 0.05, options: tuple[str, ...] = ()) -> None:
+    def __init__(
+        self, db: Path | str, pace: float = 0.05, options: tuple[str, ...] = (), source: Path | None = None
+    ) -> None:
         self.db = db
+        #: the package's folder to run (its parent on PYTHONPATH); None: the one these tests import
+        self.source = source
         self.pace = pace
         self.options = options
         #: What the server writes to its standard error (its log), kept in a file (a pipe nobody reads would
@@ -92,9 +96,12 @@ class LiveServer:
 
     def start(self) -> None:
         command = [sys.executable, "-m", "eights.cli", "serve", "--port", str(self.port), "--pace", str(self.pace)]
+        env = dict(os.environ)
+        if self.source is not None:
+            env["PYTHONPATH"] = str(self.source.parent)
         with self.log.open("ab") as log:
             self.process = subprocess.Popen(
-                [*command, "--db", str(self.db), *self.options], stdout=subprocess.DEVNULL, stderr=log
+                [*command, "--db", str(self.db), *self.options], stdout=subprocess.DEVNULL, stderr=log, env=env
             )
         deadline = time.monotonic() + PATIENCE
         while True:
@@ -204,7 +211,7 @@ def new_game(
         else:
             page.fill(field, value)
             page.press(field, "Tab")
-    page.click("#play-computer")
+    page.click("#play-now")
     page.wait_for_selector("#hand .card", timeout=PATIENCE * 1000)
     code = re.search(r"/r/(\w+)", page.url)
     assert code, page.url

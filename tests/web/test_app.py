@@ -326,3 +326,33 @@ def test_the_state_says_who_the_last_card_skipped_how_often_it_reversed_and_the_
                 chains += seen.chain > 2
     assert skips > 0 and chains > 0, "the games held skips and chains grown past one 2"
     assert {0, 1, 2} <= reverses, f"the games held single and double reverses: {reverses}"
+
+
+def test_my_rooms_are_told_by_their_tokens_and_a_stranger_learns_nothing(client: TestClient) -> None:
+    """POST /api/rooms/mine (the home page's Continue): a room held with its seat's token is offered with its
+    game; a wrong token, another room's token or a code that leads nowhere are all "gone" alike; at most 8."""
+    mine = client.post("/api/rooms", json={"name": "Ann", "seats": ["me", "easy"], "start": True}).json()
+    other = client.post("/api/rooms", json={"name": "Bob", "seats": ["me", "open"]}).json()
+    asked = [
+        {"code": mine["code"], "token": mine["token"]},
+        {"code": mine["code"].lower(), "token": other["token"]},
+        {"code": other["code"], "token": "not-a-token"},
+        {"code": "NOPE9", "token": mine["token"]},
+    ]
+    answer = client.post("/api/rooms/mine", json={"rooms": asked})
+    assert answer.status_code == 200
+    body = answer.json()
+    assert body["games"] == [
+        {
+            "code": mine["code"],
+            "phase": "playing",
+            "title": "Classic Crazy Eights",
+            "seat": 0,
+            "name": "Ann",
+            "others": ["computer (easy)"],
+        }
+    ]
+    assert body["gone"] == [mine["code"].lower(), other["code"], "NOPE9"]
+    nine = [{"code": mine["code"], "token": mine["token"]}] * 9
+    refused = client.post("/api/rooms/mine", json={"rooms": nine})
+    assert refused.status_code == 400 and "rooms" in refused.json()["error"]

@@ -309,7 +309,7 @@ def test_pass_and_play_two_people_at_one_phone(chromium: Any, live_server: Any) 
         page.select_option("#new-players", "2")
         page.select_option("#new-seat-1", "here")
         page.fill("#new-seat-name-1", "Bea")
-        page.click("#play-computer")
+        page.click("#play-now")
         page.wait_for_selector("#table:not([hidden]), #pass:not([hidden])", timeout=PATIENCE * 1000)
         assert me.sockets == 2  # one connection per person here, each with its own seat
         passes: list[str] = []

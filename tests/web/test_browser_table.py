@@ -471,7 +471,7 @@ def test_accessibility(chromium: Any, live_server: Any) -> None:
             """() => { const box = document.getElementById('new-option-target');
                  return document.getElementById(box.getAttribute('aria-describedby')).textContent; }"""
         )
-        assert described == "0: no target score"
+        assert described == "The match ends when someone reaches it. 0: no target score"
         form.close()
         pages = []
         for context in (calm, lively):

@@ -10,13 +10,11 @@ import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from dataclasses import fields
-from importlib import resources
 from typing import Annotated, Any
 
 from fastapi import FastAPI, Header, Query, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
-from fastapi.staticfiles import StaticFiles
+from fastapi.responses import HTMLResponse, JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.exceptions import HTTPException
 from starlette.types import Message, Receive, Scope, Send
@@ -30,6 +28,7 @@ from eights.store import Store, StoreError
 from eights.store.sheets import Sheets
 from eights.table.session import SPEED_WORDS
 from eights.tokens import new_token
+from eights.web.assets import Assets
 from eights.web.lab import LabDesk, LabRefused
 from eights.web.metrics import CONTENT_TYPE, Metrics
 from eights.web.outbox import Tally
@@ -43,10 +42,10 @@ from eights.web.rooms.room import Room
 from eights.web.rooms.seats import DEFAULT_AWAY, HERE, rules_from
 from eights.web.scorecard import SheetDesk, scorecard_routes
 from eights.web.settings import Settings
+from eights.web.setup_words import CHARACTER, EXPANDED_WORDS, GROUPS, OPTIONS
 from eights.web.socket import Sockets, peer_of
 from eights.web.workers import Pool
 
-STATIC = resources.files("eights.web") / "static"
 log = logging.getLogger("eights.web")
 #: The largest HTTP body any route takes (a new room, a round of a score sheet), in bytes.
 MAX_BODY = 16384
@@ -90,6 +89,27 @@ class NewRoom(BaseModel):
     start: bool = False
 
 
+#: The most rooms a page asks about at once for its Continue list.
+MINE_MAX = 8
+
+
+class Held(BaseModel):
+    """A room this browser holds a seat in: its code and the seat's token."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    code: Annotated[str, Field(max_length=24)]
+    token: Annotated[str, Field(max_length=128)]
+
+
+class Mine(BaseModel):
+    """``POST /api/rooms/mine``: the rooms this browser holds a seat in (the newest first)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    rooms: Annotated[list[Held], Field(max_length=MINE_MAX)]
+
+
 class LabAsked(BaseModel):
     """``POST /api/lab``: the rules being set up (as a new room gives them) and the table's size."""
 
@@ -103,7 +123,7 @@ class LabAsked(BaseModel):
 
 
 def _label(key: str) -> str:
-    return key.replace("_", " ").capitalize()
+    return OPTIONS[key][0] if key in OPTIONS else key.replace("_", " ").capitalize()
 
 
 #: What 0 means for the whole-number options where 0 is not a count (the form says it beside the box).
@@ -142,9 +162,18 @@ def option_space(rules: RuleSet) -> list[dict[str, Any]]:
             continue
         value = getattr(rules, key)
         kind = str(kinds[key])
-        entry: dict[str, Any] = {"key": key, "label": _label(key), "value": option_text(value)}
+        group, about = OPTIONS[key][1:] if key in OPTIONS else (GROUPS[-1], "")
+        entry: dict[str, Any] = {
+            "key": key,
+            "label": _label(key),
+            "value": option_text(value),
+            "group": group,
+            "about": about,
+        }
         if key in CHOICES:
             entry.update(kind="choice", choices=list(CHOICES[key]))
+            words = {**DRAW_POLICIES, **SCORING_MODES, **EXPANDED_WORDS}
+            entry["choice_words"] = [words.get(c, c.replace("_", " ")) for c in CHOICES[key]]
         elif "bool" in kind:
             entry["kind"] = "bool"
         elif "int" in kind and "tuple" not in kind:
@@ -174,6 +203,7 @@ def presets_json() -> dict[str, Any]:
                 "title": rules.title,
                 "heading": heading(rules),
                 "summary": summary,
+                "character": CHARACTER.get(name, summary),
                 "min_players": rules.min_players,
                 "max_players": max(rules.max_players, rules.expanded_max_players),
                 "default_players": min(max(4, rules.min_players), rules.max_players),
@@ -184,6 +214,7 @@ def presets_json() -> dict[str, Any]:
         "protocol": VERSION,
         "presets": presets,
         "levels": list(LEVELS),
+        "groups": list(GROUPS),
         "speeds": [{"speed": n, "words": w} for n, w in SPEED_WORDS.items()],
     }
 
@@ -325,7 +356,12 @@ def create_app(
     app.state.reviewer = reviewer
     app.state.sheets = sheets
     app.state.settings = settings
-    app.mount("/static", StaticFiles(directory=str(STATIC), check_dir=False), name="static")
+    assets = Assets()  # read now: a reinstall while the server runs cannot take them away
+
+    @app.api_route("/static/{name:path}", methods=["GET", "HEAD"], include_in_schema=False)
+    async def static(name: str, request: Request) -> Response:
+        return assets.response(name, request)
+
     app.include_router(scorecard_routes(sheets))
 
     @app.exception_handler(RequestValidationError)
@@ -346,12 +382,9 @@ def create_app(
         status = 429 if exc.code in TOO_MANY else STATUS.get(exc.code, 400)
         return JSONResponse({"error": str(exc), "code": exc.code}, status_code=status)
 
-    def page() -> FileResponse:
-        return FileResponse(str(STATIC / "index.html"), media_type="text/html")
-
     @app.get("/", include_in_schema=False)
-    async def home() -> FileResponse:
-        return page()
+    async def home(request: Request) -> Response:
+        return assets.response("index.html", request)
 
     @app.get("/r/{code}", include_in_schema=False, response_model=None)
     async def room_page(code: str, request: Request) -> Response:
@@ -361,7 +394,7 @@ def create_app(
             if exc.code in ("too_fast", "busy"):
                 return refused(exc)
             return missing_room_page(code)
-        return page()
+        return assets.response("index.html", request)
 
     metrics = app.state.metrics = Metrics(hub, reviewer, labs, outboxes)
 
@@ -454,6 +487,45 @@ def create_app(
             "url": link(room.code),
             "here": [{"seat": i, "token": t} for i, (_, t) in zip(seats_here, here, strict=True)],
         }
+
+    @app.post("/api/rooms/mine")
+    async def my_rooms(body: Mine, request: Request) -> dict[str, Any]:
+        """Which of these rooms still hold a game for the seat whose token is given (in the lobby or in play),
+        to be offered again on the home page (Continue); the others, to be forgotten. A token that is not
+        the room's says no more than a room that does not exist."""
+        games, gone = [], []
+        for held in body.rooms:
+            try:
+                room = await hub.find(held.code, client_of(request))
+            except RoomError as exc:
+                if exc.code in ("too_fast", "busy"):
+                    break
+                gone.append(held.code)
+                continue
+            seat = room.seat_of(held.token)
+            if seat is None or room.phase == "over":
+                gone.append(held.code)
+                continue
+            public = room.public()
+            others = [s for s in public["seats"] if s["seat"] != seat]
+            games.append(
+                {
+                    "code": room.code,
+                    "phase": public["phase"],
+                    "title": room.rules.title,
+                    "seat": seat,
+                    "name": public["seats"][seat]["name"],
+                    "others": [
+                        s["name"]
+                        if s["kind"] == "person"
+                        else f"computer ({s['level']})"
+                        if s["level"]
+                        else "open seat"
+                        for s in others
+                    ],
+                }
+            )
+        return {"games": games, "gone": gone}
 
     @app.get("/api/rooms/{code}", response_model=None)
     async def room_info(code: str, request: Request) -> dict[str, Any] | JSONResponse:

@@ -27,6 +27,8 @@ from eights.engine.events import (
     StarterTurned,
     SuitNamed,
 )
+from eights.rules.ruleset import SCORING_MODES
+from eights.rules.scoring import hand_value
 from eights.table import Session
 from eights.table.narrator import Narrator
 from eights.table.phrases import action_words, duty_lines, result_lines, round_lines, sorted_hand
@@ -167,12 +169,16 @@ def round_end_json(session: Session) -> dict[str, Any] | None:
         if isinstance(event, RoundOver):
             following = next((e for e in log[index + 1 :] if isinstance(e, RoundStarted)), None)
             names = session.names
+            values = session.rules.value_table()
             return {
                 "round": event.round,
                 "reason": event.reason,
                 "winners": list(event.winners),
                 "hands": [[card_json(c) for c in sorted_hand(hand)] for hand in event.hands],
                 "points": list(event.points),
+                # each hand's value, which the points come from (the winner's, in "winner collects")
+                "values": [hand_value(values, hand) for hand in event.hands],
+                "scoring": SCORING_MODES[session.rules.scoring],
                 "totals": list(event.totals),
                 "lines": round_lines(event, names, following, session.rules.score_keeping),
                 "next": {"round": following.round, "hand_size": following.hand_size, "dealer": following.dealer}

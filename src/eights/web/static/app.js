@@ -9,6 +9,7 @@ import { connect } from "./net.js";
 import { showHome } from "./setup.js";
 import { closeReview, reviewKey, reviewing } from "./review.js";
 import { drawTable, setUpHandKeys } from "./table.js";
+import { stopMotion } from "./motion.js";
 
 const ui = {
   catalog: null, // GET /api/presets
@@ -24,6 +25,9 @@ const ui = {
   views: [], // one per connection: this device's seat, then each other person here (pass and play)
   shown: null, // the view on screen
   passing: null, // the view the phone is being passed to (its hand hidden until they are ready)
+  ended: false, // the match's end was put on the screen of this device's own seat (the host's, in pass and play)
+  here: [], // with several people here, at the match's end: each one's {seat, name, shown, pick()}
+  hostHere: false, // this device holds the host's seat (with several people here, not always the one on screen)
 };
 
 // ----- the room ----------------------------------------------------------------------------------------
@@ -48,6 +52,7 @@ function openRoom(code) {
     saved.setHere(code, []); // only that seat: the others here stay on the device they were on
     history.replaceState(null, "", location.pathname);
   }
+  if (saved.token(code)) saved.remember(code); // a seat here: offered again on the home page (Continue)
   $("room").hidden = false;
   $("room-note").textContent = `Opening room ${code}…`;
   show(openView(code, () => saved.token(code)));
@@ -87,7 +92,10 @@ function receive(view, message) {
     case "welcome":
       view.seat = message.seat;
       if (onScreen) ui.seat = message.seat;
-      if (message.token && view === ui.views[0]) saved.setToken(ui.code, message.token);
+      if (message.token && view === ui.views[0]) {
+        saved.setToken(ui.code, message.token);
+        saved.remember(ui.code); // a seat taken in the lobby: offered again on the home page
+      }
       break;
     case "state":
       keepLog(view, message.log_from, message.log);
@@ -118,13 +126,16 @@ function receive(view, message) {
  * screen that hides every hand until they say they are ready. True when the screen changed here.
  */
 function choose() {
-  if (ui.views.length < 2 || ui.passing) return false;
+  if (ui.views.length < 2) return false;
+  if (ended()) return true;
+  if (ui.passing) return false;
   const moves = (view) => view.state?.table?.legal.length > 0;
   if (moves(ui.shown)) return false;
   const next = ui.views.find((view) => view !== ui.shown && moves(view));
   if (!next) return false;
   ui.passing = next;
   closeDialog();
+  stopMotion(); // a card still flying would cross the screen that hides every hand
   const name = next.state.table.names[next.state.table.seat];
   $("pass-name").textContent = name;
   $("pass-ready").textContent = `I am ${name}: show my cards`;
@@ -135,6 +146,24 @@ function choose() {
   delete $("hand").dataset.drawnFrom;
   $("pass").hidden = false;
   $("pass-ready").focus();
+  return true;
+}
+
+/**
+ * The match is over with several people here: the screen goes back to this device's own seat (the one that
+ * made the room: its host), once, with no pass-the-phone screen (nothing is hidden any more); the result
+ * then lets each person here look at their own (`ui.here`). True when the screen changed here.
+ */
+function ended() {
+  const own = ui.views[0];
+  const over = own.state?.room.phase === "over";
+  if (!over) ui.ended = false;
+  if (!over || ui.ended) return false;
+  ui.ended = true;
+  ui.passing = null;
+  $("pass").hidden = true;
+  show(own);
+  draw();
   return true;
 }
 
@@ -217,6 +246,8 @@ function draw() {
   }
   $("lobby").hidden = phase !== "lobby";
   $("table").hidden = phase === "lobby";
+  ui.hostHere = ui.views.some((view) => view.seat !== null && view.seat === state.room.host_seat);
+  ui.here = phase === "over" && ui.views.length > 1 ? peopleHere() : [];
   if (phase === "lobby") {
     if (!ui.catalog) return; // on its way (main)
     drawLobby({ catalog: ui.catalog, state, seat: ui.seat, send });
@@ -229,12 +260,30 @@ function draw() {
   }
 }
 
+/** Each person at this device with a seat, to put their result on screen (pass and play, at the end). */
+function peopleHere() {
+  return ui.views
+    .filter((view) => view.state?.table && view.seat !== null)
+    .map((view) => ({
+      seat: view.seat,
+      name: view.state.table.names[view.seat],
+      shown: view === ui.shown,
+      pick() {
+        show(view);
+        draw();
+      },
+    }));
+}
+
 /** Messages that change the room carry the version of the state on screen (the server refuses stale ones). */
 const VERSIONED = new Set(["setup", "start", "act", "hint", "rematch"]);
 
 function send(message) {
-  const out = VERSIONED.has(message.type) ? { ...message, version: ui.state.version } : message;
-  if (!ui.net.send(out)) flash("Not connected: reconnecting, try again in a moment.");
+  // a rematch is the host's: with several people here, sent on the host's connection whoever is on screen
+  const host = message.type === "rematch" && ui.views.find((v) => v.seat !== null && v.seat === ui.state.room.host_seat);
+  const net = host ? host.net : ui.net;
+  const out = VERSIONED.has(message.type) ? { ...message, version: (host || ui).state.version } : message;
+  if (!net.send(out)) flash("Not connected: reconnecting, try again in a moment.");
 }
 
 /** Send one of the server's legal moves (once per state version: a double tap sends it once). */

@@ -69,8 +69,6 @@ function joker(code) {
   if (code === "GJ") {
     g.append(svg("rect", { x: 8, y: 8, width: 44, height: 68, rx: 4, class: "gj-frame" }));
     g.append(svg("path", { d: "M30 20 45 26c0 14-5 25-15 32-10-7-15-18-15-32z", class: "gj-shield" }));
-    g.append(svg("text", { x: 30, y: 47, "text-anchor": "middle", class: "gj-letter" }, "G"));
-    g.append(svg("text", { x: 30, y: 70, "text-anchor": "middle", class: "joker-word" }, "GUARANTEE"));
   } else {
     const star = [];
     for (let i = 0; i < 10; i++) {
@@ -80,7 +78,6 @@ function joker(code) {
     }
     g.append(svg("path", { d: `M${star.join("L")}z`, class: "jk-star" }));
     g.append(svg("circle", { cx: 30, cy: 40, r: 4, class: "jk-eye" }));
-    g.append(svg("text", { x: 30, y: 70, "text-anchor": "middle", class: "joker-word" }, "JOKER"));
   }
   return g;
 }
@@ -100,11 +97,20 @@ function facePicture(card) {
   } else {
     picture.append(court(rank, card.suit));
   }
-  // the index again in the far corner, upside down, as on a real card
+  // the index again in the far corner, upside down, as on a real card (its rank drawn by the style: below)
   const corner = svg("g", { transform: `rotate(180 ${W / 2} ${H / 2})`, class: "far-index" });
-  corner.append(svg("text", { x: 6.5, y: 14, "text-anchor": "middle", class: "index-rank" }, rank), pip(card.suit, 6.5, 20, 7));
+  corner.append(pip(card.suit, 6.5, 20, 7));
   picture.append(corner);
   return picture;
+}
+
+/** Words drawn on the picture: the style writes them (`content: attr(data-words)`), so that the card's only
+ * text is its index, which its spoken label repeats (a voice that says what it sees names the card). */
+function drawnWords(words, kind) {
+  const node = el("span", null, `drawn-words ${kind}`);
+  node.dataset.words = words;
+  node.setAttribute("aria-hidden", "true");
+  return node;
 }
 
 /**
@@ -118,6 +124,9 @@ export function cardFace(card, node) {
   if (card.suit) index.append(el("span", card.text.slice(0, -1), "rank"), el("span", card.text.slice(-1), "pip"));
   else index.append(el("span", card.text, "rank"));
   node.append(facePicture(card), index);
+  if (card.suit) node.append(drawnWords(card.text.slice(0, -1), "far-rank"));
+  else if (card.code === "GJ") node.append(drawnWords("G", "gj-letter"), drawnWords("GUARANTEE", "joker-word"));
+  else node.append(drawnWords("JOKER", "joker-word"));
   return node;
 }
 

@@ -61,6 +61,9 @@ function write(key, value) {
   }
 }
 
+/** The most rooms remembered for Continue (the server answers about as many at once). */
+const RECENT = 8;
+
 export const saved = {
   name: () => read("eights-name") || "",
   setName: (name) => write("eights-name", name),
@@ -75,6 +78,17 @@ export const saved = {
       return [];
     }
   },
+  /** The rooms this device took a seat in, the newest first (Continue on the home page offers them). */
+  recent() {
+    try {
+      const codes = JSON.parse(read("eights-recent") || "[]");
+      return Array.isArray(codes) ? codes.filter((c) => typeof c === "string").slice(0, RECENT) : [];
+    } catch {
+      return [];
+    }
+  },
+  remember: (code) => write("eights-recent", JSON.stringify([code, ...saved.recent().filter((c) => c !== code)].slice(0, RECENT))),
+  forget: (code) => write("eights-recent", JSON.stringify(saved.recent().filter((c) => c !== code))),
   setHere: (code, seats) => write(`eights-here-${code}`, seats.length ? JSON.stringify(seats) : null),
   /** A choice of the table's (the four-colour deck, sound): "on" or nothing. */
   choice: (key) => read(`eights-${key}`) === "on",

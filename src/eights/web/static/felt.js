@@ -48,7 +48,7 @@ export function drawSeats(room, t) {
     item.append(head);
     const about = el("span", null, "seat-about tag");
     if (info.kind === "computer") about.append(el("span", "computer, ", "sr-only"), el("span", info.level, "level"));
-    if (seat === t.dealer) about.append(el("span", " · deals"));
+    if (seat === t.dealer) about.append(el("span", about.childNodes.length ? " · deals" : "deals")); // no dot before nothing
     if (about.childNodes.length) item.append(about);
     const facts = el("span", null, "seat-facts");
     if (toAct) facts.append(el("span", "▶ to play", "to-act"));

@@ -34,11 +34,15 @@ export function drawLobby({ catalog, state, seat, send }) {
   const host = seat !== null && seat === room.host_seat;
   $("lobby-code").textContent = room.code;
   $("lobby-share").replaceChildren(
-    el("p", "Friends join with this link, or with the code on the home page:"),
+    el("h2", host ? "Invite your friends" : "Invite others"),
+    el("p", host ? "They scan the code, open this link, or type the room's code on the home page:" : "Others join with this link, or with the code on the home page:"),
     linkRow(`${location.origin}/r/${room.code}`, "Copied: send it to your friends."),
   );
+  // the QR code is for the host to show friends; a friend's phone, already here, is shown its seat instead
   const qr = $("lobby-qr");
-  if (!qr.src.endsWith(`/api/rooms/${room.code}/qr.svg`)) qr.src = `/api/rooms/${room.code}/qr.svg`;
+  qr.hidden = !host;
+  if (host && !qr.src.endsWith(`/api/rooms/${room.code}/qr.svg`)) qr.src = `/api/rooms/${room.code}/qr.svg`;
+  $("lobby").classList.toggle("hosting", host);
 
   const open = room.seats.filter((s) => s.kind === "open").length;
   const key = JSON.stringify([seat, host, room.preset, room.options, room.seats, room.away_seconds]);
@@ -60,7 +64,11 @@ export function drawLobby({ catalog, state, seat, send }) {
       );
     }
   } else if (seat !== null) {
-    actions.push(el("p", open ? "Waiting for friends to sit and for the host to start…" : "Waiting for the host to start…", "about"));
+    const mine = room.seats[seat];
+    const yours = el("p", null, "your-seat");
+    yours.id = "your-seat";
+    yours.append("You sit in ", el("strong", `seat ${seat + 1}`), ` as ${mine?.name ?? ""}.`);
+    actions.push(yours, el("p", open ? "Waiting for friends to sit and for the host to start…" : "Waiting for the host to start…", "about"));
   }
   if (seat !== null) {
     const device = button("Open my seat on another device", () => anotherDeviceDialog(room.code, saved.token(room.code)));

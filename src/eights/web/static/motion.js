@@ -49,6 +49,11 @@ function fly(node, from, to, delay = 0) {
   flight.finished.then(() => node.remove(), () => node.remove());
 }
 
+/** Every card in flight gone at once (the screen is about to hide the table). */
+export function stopMotion() {
+  for (const node of document.querySelectorAll(".flying")) node.remove();
+}
+
 /** A short pop of `node` (a skip's mark, a chain's count); its animation. */
 export function pop(node) {
   return node.animate([{ transform: "scale(1.3)" }, { transform: "scale(1)" }], { duration: 320, easing: "ease-out" });

@@ -3,10 +3,36 @@
 // the home page itself.
 
 import { $, button, el, keepingFocus, labelled, saved, select } from "./dom.js";
+import { cardFace } from "./cards.js";
 import { rulesDialog } from "./dialogs.js";
 import { labPanel } from "./lab.js";
 
-let moreOpen = false; // "More options" stays open across redraws
+let moreOpen = false; // "House rules" stays open across redraws
+
+/** Each preset's picture: three cards of ours that say what is special in it. */
+const PICTURES = {
+  classic: ["8H", "KC", "8S"],
+  action: ["QS", "AH", "2D"],
+  race: ["2C", "4H", "JS"],
+  derange: ["KD", "3C", "10H"],
+  "baby-eating": ["KH", "JK", "GJ"],
+};
+const SUIT_SIGNS = { C: "♣", D: "♦", H: "♥", S: "♠" };
+
+/** A preset's picture: its cards fanned (decorative: the preset's words say what it is). */
+function presetPicture(name) {
+  const picture = el("span", null, "preset-picture");
+  picture.setAttribute("aria-hidden", "true");
+  for (const code of PICTURES[name] || PICTURES.classic) {
+    const joker = code === "GJ" || code === "JK";
+    const suit = joker ? null : code.slice(-1);
+    const text = joker ? code : code.slice(0, -1) + SUIT_SIGNS[suit];
+    picture.append(cardFace({ code, text, suit, label: "" }, el("span")));
+  }
+  return picture;
+}
+
+const playersWords = (p) => `${p.min_players}-${p.max_players} players`;
 
 const presetOf = (catalog, name) => catalog.presets.find((p) => p.name === name) || catalog.presets[0];
 
@@ -23,14 +49,48 @@ function freshConfig(catalog, name, seat) {
 /**
  * The rules form for `config` ({preset, options: {key: text} changed from the preset, players, seats}).
  * `change(newConfig)` is called on every change (`newSeat(index)` fills seats added when the number of
- * players grows). `prefix` keeps ids unique; `between` (nodes) goes between the game and its options.
+ * players grows). `prefix` keeps ids unique; `between` (nodes) goes between the game and its options;
+ * `games`: the games' cards first (the home page draws them apart, above Play now).
  */
-export function rulesForm({ catalog, config, prefix, newSeat, change }, between = []) {
+export function rulesForm({ catalog, config, prefix, newSeat, change }, between = [], games = true) {
   const preset = presetOf(catalog, config.preset);
   const form = el("div", null, "rules-form");
+  if (games) form.append(gamesFieldset({ catalog, config, prefix, newSeat, change }));
+  form.append(...between);
 
+  // the few options that matter first, named and explained; the rest behind "House rules", in groups
+  const main = el("fieldset", null, "options");
+  main.append(el("legend", "Rules"));
+  const more = el("details", null, "more-options");
+  more.open = moreOpen;
+  more.addEventListener("toggle", () => (moreOpen = more.open));
+  more.append(el("summary", "House rules"), el("p", "Every other rule of the game, to play it your way.", "about"));
+  const groups = new Map((catalog.groups || []).map((name) => [name, null]));
+  for (const option of preset.options) {
+    const control = optionControl(option, config, prefix, change);
+    if (option.main) {
+      main.append(control);
+      continue;
+    }
+    let group = groups.get(option.group);
+    if (!group) {
+      group = el("fieldset", null, "option-group");
+      group.append(el("legend", option.group || "Other rules"));
+      groups.set(option.group, group);
+    }
+    group.append(control);
+  }
+  for (const group of groups.values()) if (group) more.append(group);
+  if (main.children.length > 1) form.append(main);
+  form.append(more, labPanel(prefix, config));
+  return form;
+}
+
+/** The games, each a card of its own: its picture, its name, its character and its players (radio buttons). */
+function gamesFieldset({ catalog, config, prefix, newSeat, change }) {
+  const preset = presetOf(catalog, config.preset);
   const presets = el("fieldset", null, "presets");
-  presets.append(el("legend", "Game"));
+  presets.append(el("legend", "Choose a game"));
   for (const p of catalog.presets) {
     const radio = document.createElement("input");
     radio.type = "radio";
@@ -44,25 +104,17 @@ export function rulesForm({ catalog, config, prefix, newSeat, change }, between 
     });
     const choice = el("label", null, "preset");
     const words = el("span", null, "preset-words");
-    words.append(el("strong", p.title), el("span", p.summary, "about"));
-    choice.append(radio, words);
+    const title = el("strong", p.title, "preset-title");
+    const about = el("span", p.character, "about");
+    const counts = el("span", playersWords(p), "preset-players");
+    words.append(title, about, counts);
+    choice.append(radio, presetPicture(p.name), words);
     presets.append(choice);
   }
-  presets.append(button("Read the rules", () => rulesDialog(preset.name, optionTexts(config.options)), "link-button"));
-  form.append(presets, ...between);
-
-  const main = el("fieldset", null, "options");
-  main.append(el("legend", "Options"));
-  const more = el("details", null, "more-options");
-  more.open = moreOpen;
-  more.addEventListener("toggle", () => (moreOpen = more.open));
-  more.append(el("summary", "More options"));
-  for (const option of preset.options) {
-    (option.main ? main : more).append(optionControl(option, config, prefix, change));
-  }
-  if (main.children.length > 1) form.append(main);
-  form.append(more, labPanel(prefix, config));
-  return form;
+  const read = button(`Read the rules of ${preset.title}`, () => rulesDialog(preset.name, optionTexts(config.options)), "link-button");
+  const box = el("div", null, "games");
+  box.append(presets, read);
+  return box;
 }
 
 /** The number of players, from the preset's range. */
@@ -105,7 +157,8 @@ function optionControl(option, config, prefix, change) {
     control.checked = value === "true";
     control.addEventListener("change", () => set(control.checked ? "true" : "false"));
   } else if (option.kind === "choice") {
-    control = select(null, option.choices.map((c) => [c, c.replaceAll("_", " ")]), value);
+    const words = option.choice_words || option.choices.map((c) => c.replaceAll("_", " "));
+    control = select(null, option.choices.map((c, i) => [c, words[i]]), value);
     control.addEventListener("change", () => set(control.value));
   } else {
     control = document.createElement("input");
@@ -117,12 +170,16 @@ function optionControl(option, config, prefix, change) {
   }
   control.id = `${prefix}option-${option.key}`;
   const line = labelled(option.label, control, option.kind === "bool" ? "check" : "inline");
-  if (option.zero) {
-    // what 0 means, said beside the box (0 is rarely a count here: no target, as the deal, the fewest packs)
-    const note = el("small", option.zero, "zero-note");
-    note.id = `${control.id}-zero`;
+  // what it does and what 0 means (0 is rarely a count here: no target, as the deal, the fewest packs),
+  // said beside the box and read with it
+  const about = [option.about, option.zero].filter(Boolean).join(" ");
+  if (about) {
+    const note = el("small", about, "option-about");
+    note.id = `${control.id}-about`;
     control.setAttribute("aria-describedby", note.id);
-    line.append(note);
+    const box = el("div", null, "option");
+    box.append(line, note);
+    return box;
   }
   return line;
 }
@@ -141,12 +198,14 @@ export const levelChoices = (catalog) => catalog.levels.map((level) => [level, `
 
 // ----- the home page -----------------------------------------------------------------------------------
 
-/** The home page: your name, the rules and seats, then a game against the computer or a room. */
+/** The home page: Continue (the games this browser holds a seat in), your name, the games as cards, Play
+ * now and Make a room, the setup (who plays, the rules, the house rules), and Join. */
 export function showHome(catalog) {
   $("home").hidden = false;
   $("name").value = saved.name();
   let config = freshConfig(catalog, catalog.presets[0].name, (i) => (i === 0 ? "me" : "normal"));
   const names = {}; // the names typed for the seats of people here (pass and play), kept across redraws
+  showContinue();
 
   function change(next) {
     config = next;
@@ -178,9 +237,19 @@ export function showHome(catalog) {
 
   function draw() {
     const form = { catalog, config, prefix: "new-", newSeat: () => "normal", change };
+    const preset = presetOf(catalog, config.preset);
+    const computers = config.seats.filter((who) => who !== "me" && who !== "here");
+    const people = config.seats.filter((who) => who === "here").length;
+    const levels = [...new Set(computers)].join(", ");
+    let against = computers.length ? `you against ${computers.length === 1 ? "a computer" : `${computers.length} computers`} (${levels})` : "you";
+    if (people) against += ` and ${people === 1 ? "a person" : `${people} people`} at this device`;
+    $("play-now-about").textContent = `${preset.title}: ${against}.`;
     keepingFocus(() => {
-      $("new-game-rules").replaceChildren(rulesForm(form, [playersSelect(form)]));
-      $("new-game-seats").replaceChildren(seatsFieldset(config, seatRow));
+      $("new-game-games").replaceChildren(gamesFieldset(form));
+      const who = seatsFieldset(config, seatRow, [playersSelect(form)]);
+      who.querySelector("legend").textContent = "Who plays";
+      $("new-game-seats").replaceChildren(who);
+      $("new-game-rules").replaceChildren(rulesForm(form, [], false));
     });
   }
   draw();
@@ -198,10 +267,46 @@ export function showHome(catalog) {
   });
 }
 
+/** The games this browser holds a seat in, as the server has them (POST /api/rooms/mine): each offered
+ * again (Continue); those the server no longer has for that seat are forgotten. */
+async function showContinue() {
+  const held = saved.recent().map((code) => ({ code, token: saved.token(code) })).filter((r) => r.token);
+  if (!held.length) return;
+  let answer;
+  try {
+    const reply = await fetch("/api/rooms/mine", {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ rooms: held }),
+    });
+    if (!reply.ok) return;
+    answer = await reply.json();
+  } catch {
+    return; // no Continue: the rest of the page works
+  }
+  for (const code of answer.gone) saved.forget(code);
+  const items = answer.games.map((game) => {
+    const item = el("li", null, "continue-game");
+    const link = el("a", null, "button-link primary");
+    link.href = `/r/${game.code}`;
+    link.id = `continue-${game.code}`;
+    link.append(el("strong", "Continue"), el("span", ` ${game.title}`, "sr-only"));
+    const words = el("span", null, "continue-words");
+    const others = game.others.length ? ` with ${game.others.join(", ")}` : "";
+    const where = game.phase === "lobby" ? "in the room, before the start" : "in play";
+    words.append(el("strong", game.title), el("span", `You (${game.name})${others}: ${where}. Room ${game.code}.`, "about"));
+    item.append(words, link);
+    return item;
+  });
+  $("continue-list").replaceChildren(...items);
+  $("continue").hidden = items.length === 0;
+}
+
 /** POST /api/rooms (`names`: those of the seats "here"), keep the seat tokens, and open the room. */
 async function create(config, seats, start, names = []) {
-  const name = $("name").value.trim();
-  saved.setName(name);
+  const typed = $("name").value.trim();
+  if (typed) saved.setName(typed);
+  const name = typed || "Player 1"; // Play now with no name typed: a name that still reads well
   const problem = $("setup-error");
   problem.textContent = "";
   let answer;

@@ -148,7 +148,7 @@ function drawHand(t, moves, hint, act, moveKey) {
     node.dataset.code = card.code;
     node.tabIndex = -1;
     const ways = uses.get(card.code) || [];
-    let label = card.label;
+    let label = `${card.label}, ${card.text}`; // its words and what it shows: a voice that says "Q♣" finds it
     if (ways.length) {
       const alone = ways.find((m) => m.cards.length === 1);
       node.classList.add("marked");
@@ -328,9 +328,23 @@ async function downloadRecord(code, token) {
 function drawResult(ui, room, t, act, send) {
   const box = $("result");
   box.hidden = !t.result;
-  const host = t.seat !== null && t.seat === room.host_seat;
-  if (!t.result || !changed("result", [t.result, host, t.seat])) return;
+  // the host's, or any seat's while the host's seat is at this device too (pass and play)
+  const host = t.seat !== null && (t.seat === room.host_seat || Boolean(ui.hostHere));
+  const here = ui.here || []; // each person at this device (pass and play): to see their own result
+  if (!t.result || !changed("result", [t.result, host, t.seat, here.map((p) => p.seat)])) return;
   const parts = [el("h2", t.result.lines[0]), ...t.result.lines.slice(1).map((line) => el("p", line.trim()))];
+  if (here.length > 1) {
+    const people = el("div", null, "buttons people-here");
+    people.setAttribute("role", "group");
+    people.setAttribute("aria-label", "Whose hand and review this shows");
+    for (const person of here) {
+      const pick = button(person.name, person.pick, "toggle");
+      pick.id = `here-${person.seat}`;
+      pick.setAttribute("aria-pressed", String(person.shown));
+      people.append(pick);
+    }
+    parts.push(el("p", "Everyone at this phone: each sees their hand and reviews their own decisions.", "about"), people);
+  }
   const buttons = el("div", null, "buttons");
   if (t.seat !== null) buttons.append(reviewButton(room.code, seatToken(room, t), room, () => drawTable(ui, act, send)));
   if (host) {
@@ -351,7 +365,8 @@ function drawResult(ui, room, t, act, send) {
 function roundEndDialog({ names, end, score }) {
   const table = el("table", null, "round-end");
   const head = el("tr");
-  for (const words of ["Player", "Cards left", ...(score ? ["Points", "Total"] : [])]) head.append(el("th", words));
+  const values = score && end.values; // each hand's value: where the points come from
+  for (const words of ["Player", "Cards left", ...(values ? ["Value"] : []), ...(score ? ["Points", "Total"] : [])]) head.append(el("th", words));
   table.append(head);
   names.forEach((name, seat) => {
     const row = el("tr", null, end.winners.includes(seat) ? "winner" : "");
@@ -359,10 +374,12 @@ function roundEndDialog({ names, end, score }) {
     const hand = el("td");
     hand.append(cardsText(end.hands[seat]));
     row.append(hand);
+    if (values) row.append(el("td", String(end.values[seat])));
     if (score) row.append(el("td", `${end.points[seat] > 0 ? "+" : ""}${end.points[seat]}`), el("td", String(end.totals[seat])));
     table.append(row);
   });
   const body = [table];
+  if (values && end.scoring) body.push(el("p", `Scoring: ${end.scoring}.`, "about"));
   if (end.next) body.push(el("p", end.lines.at(-1), "headline"));
   openDialog({ kind: "round", title: end.lines[0], body });
 }
