@@ -145,10 +145,22 @@ def serve_command(
             cluster = Cluster(redis)
         except ClusterError as exc:
             fail(str(exc))
+    from platformdirs import user_cache_path
+
+    from eights.web.site import SiteError, build
+
+    site = user_cache_path("eights") / "site"
+    try:
+        build(site)
+    except SiteError as exc:
+        typer.echo(f"eights: the app that plays with no network is not served at /app/: {exc}.", err=True)
+        site = None
     store = open_store(db)
-    app = create_app(store, pace=pace, settings=settings, cluster=cluster)
+    app = create_app(store, pace=pace, settings=settings, cluster=cluster, site=site)
     tune_gc()
     typer.echo(f"eights: the web table is at {settings.public_url}/ (matches saved in {store.label}); Ctrl-C stops it.")
+    if site is not None:
+        typer.echo(f"eights: the app that plays with no network is at {settings.public_url}/app/ (install it from there).")
     if cluster is not None:
         typer.echo(f"eights: instance {cluster.id} of many on Redis at {cluster.url}.")
     config = uvicorn.Config(

@@ -95,6 +95,7 @@ class RoomHost(Protocol):
 
     @property
     def keeping(self) -> RoomKeeping: ...
+
     #: Told how long each computer decision took, in seconds (the server's metrics).
     on_decision: Callable[[float], None] | None
 

@@ -1,0 +1,186 @@
+"""The app that plays with no server, as static files (``eights site OUT``, and ``/app/`` of ``eights serve``).
+
+The page is the web table's own (``static/``); its rooms are played by the package's own Python in a Web
+Worker on Pyodide, the CPython of WebAssembly (npm ``pyodide``, MPL-2.0). The build puts together:
+
+- the page's files, its ``index.html`` with its paths made relative (the app may live in any folder);
+- the Pyodide runtime, fetched once from the npm registry (``npm pack``) into the user's cache;
+- ``eights.zip``: the package's source files that ``eights.web.offline`` imports, and their data (the presets),
+  and the one pure-Python package they need (``confusable_homoglyphs``, MIT, for the rule for names);
+- the service worker (``app-sw.js``) with the list of every file to keep and the build's version, so that
+  the app opens with no network after one visit.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import json
+import shutil
+import subprocess
+import sys
+import tarfile
+import tempfile
+import zipfile
+from collections.abc import Iterable
+from importlib import resources
+from pathlib import Path
+
+from platformdirs import user_cache_path
+
+STATIC = resources.files("eights.web") / "static"
+#: The Pyodide the app runs on (npm ``pyodide``: Python 3.14, MPL-2.0) and the files of it the app ships.
+PYODIDE = "314.0.7"
+RUNTIME = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json")
+#: The module the worker imports, whose imports make the zip.
+ENTRY = "eights.web.offline"
+#: Packages other than ours that the worker's Python imports (pure Python, with their data).
+THIRD_PARTY = ("confusable_homoglyphs",)
+#: Data files of the package's modules that the worker reads (the presets).
+DATA = (".toml", ".json")
+#: Page files the app leaves out: the score sheet's (an app of its own, on the server).
+LEFT_OUT = (
+    "scorecard.html",
+    "scorecard-sw.js",
+    "scorecard.webmanifest",
+    "scorecard.js",
+    "scorecard.css",
+    "scoring.js",
+    "icons/scorecard.svg",
+    "icons/scorecard-192.png",
+    "icons/scorecard-512.png",
+)
+
+
+class SiteError(RuntimeError):
+    """The app cannot be built; says why and what to do."""
+
+
+def runtime_dir(cache: Path | None = None) -> Path:
+    """The Pyodide runtime's files, fetched from the npm registry the first time into the user's cache.
+
+    :raises SiteError: when npm is missing or the registry cannot be reached.
+    """
+    folder = (cache or user_cache_path("eights")) / f"pyodide-{PYODIDE}"
+    if all((folder / name).is_file() for name in RUNTIME):
+        return folder
+    npm = shutil.which("npm")
+    if npm is None:
+        raise SiteError(
+            f"the app needs the Pyodide runtime (npm pyodide@{PYODIDE}), fetched with npm at build time: "
+            "install Node.js and npm (apt-get install nodejs npm) and build again"
+        )
+    with tempfile.TemporaryDirectory() as temp:
+        done = subprocess.run(
+            [npm, "pack", f"pyodide@{PYODIDE}", "--silent", "--pack-destination", temp],
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        packs = list(Path(temp).glob("pyodide-*.tgz"))
+        if done.returncode != 0 or not packs:
+            raise SiteError(
+                f"npm could not fetch pyodide@{PYODIDE} from its registry ({done.stderr.strip()[-200:] or 'no answer'}): "
+                "check the network or npm's registry setting and build again"
+            )
+        folder.mkdir(parents=True, exist_ok=True)
+        with tarfile.open(packs[0]) as pack:
+            for name in RUNTIME:
+                member = pack.extractfile(f"package/{name}")
+                if member is None:
+                    raise SiteError(f"the npm package pyodide@{PYODIDE} has no {name}")
+                (folder / name).write_bytes(member.read())
+    return folder
+
+
+def imported_modules() -> list[str]:
+    """The modules of ours (and ``THIRD_PARTY``'s) that the worker's entry imports, found by importing it in a
+    fresh interpreter (so the build process's own imports do not count)."""
+    probe = f"import sys, json, {ENTRY}; print(json.dumps(sorted(sys.modules)))"
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    roots = ("eights", *THIRD_PARTY)
+    return [name for name in json.loads(done.stdout) if name.split(".")[0] in roots]
+
+
+def source_of(module: str) -> Path:
+    spec = importlib.util.find_spec(module)
+    if spec is None or spec.origin is None:
+        raise SiteError(f"the module {module} has no source file to ship")
+    origin = Path(spec.origin)
+    if origin.suffix != ".py":  # a compiled build: its source lies beside it
+        origin = origin.with_name(f"{module.rpartition('.')[2]}.py")
+        if spec.submodule_search_locations:
+            origin = origin.with_name("__init__.py")
+    return origin
+
+
+def python_zip(modules: Iterable[str]) -> bytes:
+    """A zip of the modules' source files (each at its import path) and their packages' data files."""
+    files: dict[str, Path] = {}
+    for module in modules:
+        source = source_of(module)
+        parts = module.split(".")
+        inner = "/".join(parts) + ("/__init__.py" if source.name == "__init__.py" else ".py")
+        files[inner] = source
+        if source.name == "__init__.py":  # a package: its data, and its data folders'
+            for data in sorted(source.parent.rglob("*")):
+                below = data.relative_to(source.parent)
+                folders = [source.parent.joinpath(*below.parts[:i]) for i in range(1, len(below.parts))]
+                if data.suffix in DATA and not any((f / "__init__.py").exists() for f in folders):
+                    if "static" not in below.parts:
+                        files["/".join(parts) + "/" + below.as_posix()] = data
+    out = tempfile.SpooledTemporaryFile()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as archive:
+        for inner, path in sorted(files.items()):
+            info = zipfile.ZipInfo(inner, date_time=(1980, 1, 1, 0, 0, 0))
+            info.compress_type = zipfile.ZIP_DEFLATED
+            archive.writestr(info, path.read_bytes())
+    out.seek(0)
+    return out.read()
+
+
+def app_page(page: str) -> str:
+    """The table's page as the app's: its paths relative to its folder, with the app's manifest."""
+    page = page.replace('"/static/', '"./')
+    marks = '<meta name="eights-app" content="offline">\n<link rel="manifest" href="eights.webmanifest">\n'
+    marks += '<meta name="theme-color" content="#1a4a2e">\n<link rel="apple-touch-icon" href="icons/eights-192.png">\n'
+    return page.replace('<meta charset="utf-8">\n', '<meta charset="utf-8">\n' + marks, 1)
+
+
+def build(out: Path, cache: Path | None = None) -> list[str]:
+    """Write the whole app into ``out`` (made if need be; files of an earlier build are replaced). The files
+    written, relative to ``out``.
+
+    :raises SiteError: when the runtime cannot be had (npm or its registry missing).
+    """
+    runtime = runtime_dir(cache)
+    out.mkdir(parents=True, exist_ok=True)
+    written: dict[str, bytes] = {}
+    for item in _static_files():
+        name, data = item
+        if name == "index.html":
+            data = app_page(data.decode()).encode()
+        written[name] = data
+    for name in RUNTIME:
+        written[f"pyodide/{name}"] = (runtime / name).read_bytes()
+    written["eights.zip"] = python_zip(imported_modules())
+    version = hashlib.sha256(b"".join(hashlib.sha256(d).digest() for _, d in sorted(written.items()))).hexdigest()[:16]
+    keep = ["./", *sorted(name for name in written if name != "app-sw.js")]
+    worker = written["app-sw.js"].decode()
+    filled = f"const VERSION = {json.dumps(version)};\nconst FILES = {json.dumps(keep)};\n"
+    written["app-sw.js"] = worker.replace("const VERSION = null;\nconst FILES = [];\n", filled, 1).encode()
+    for name, data in written.items():
+        target = out / name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(data)
+    return sorted(written)
+
+
+def _static_files() -> list[tuple[str, bytes]]:
+    found = []
+    root = Path(str(STATIC))
+    for path in sorted(root.rglob("*")):
+        name = path.relative_to(root).as_posix()
+        if path.is_file() and name not in LEFT_OUT:
+            found.append((name, path.read_bytes()))
+    return found
