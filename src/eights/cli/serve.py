@@ -11,6 +11,7 @@ FastAPI and uvicorn are imported only by ``eights serve``.
 from __future__ import annotations
 
 import socket
+from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -149,9 +150,10 @@ def serve_command(
 
     from eights.web.site import SiteError, build
 
-    site = user_cache_path("eights") / "site"
+    built = user_cache_path("eights") / "site"
+    site: Path | None = built
     try:
-        build(site)
+        build(built)
     except SiteError as exc:
         typer.echo(f"eights: the app that plays with no network is not served at /app/: {exc}.", err=True)
         site = None
@@ -160,7 +162,7 @@ def serve_command(
     tune_gc()
     typer.echo(f"eights: the web table is at {settings.public_url}/ (matches saved in {store.label}); Ctrl-C stops it.")
     if site is not None:
-        typer.echo(f"eights: the app that plays with no network is at {settings.public_url}/app/ (install it from there).")
+        typer.echo(f"eights: the app that plays offline installs from {settings.public_url}/app/.")
     if cluster is not None:
         typer.echo(f"eights: instance {cluster.id} of many on Redis at {cluster.url}.")
     config = uvicorn.Config(

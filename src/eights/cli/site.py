@@ -25,4 +25,4 @@ def site_command(
     except SiteError as exc:
         fail(str(exc))
     size = sum((out / name).stat().st_size for name in files)
-    typer.echo(f"eights: the app is in {out}/ ({len(files)} files, {size / 1e6:.1f} MB): serve the folder, open it once.")
+    typer.echo(f"eights: the app is in {out}/ ({len(files)} files, {size / 1e6:.1f} MB): serve the folder and open it.")

@@ -17,7 +17,7 @@ import logging
 import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from concurrent.futures import Future
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
@@ -31,6 +31,7 @@ from eights.tokens import new_token
 from eights.web.catalog import presets_json, rules_json
 from eights.web.rooms.connection import Connection, send
 from eights.web.rooms.errors import RoomError
+from eights.web.rooms.players import Pool
 from eights.web.rooms.room import Room
 from eights.web.rooms.seats import DEFAULT_AWAY, HERE, OPEN, SeatState, check_table, new_code, room_rules, table_seats
 from eights.web.wire import error
@@ -191,25 +192,27 @@ class BrowserKeeping:
                 room.session = session
                 self.fence(room)
         except (KeyError, TypeError, ValueError, RulesError, RestoreError, UsageError) as exc:
-            raise RoomError("no_room", f"the match kept on this device as {data.get('code')!r} cannot be read: {exc}")
+            code = data.get("code")
+            raise RoomError("no_room", f"the match kept on this device as {code!r} cannot be read: {exc}") from None
         self.tokens[room.code] = {int(seat): str(token) for seat, token in data.get("tokens", {}).items()}
         room.saved_as = (room.phase, room.to_data(), room.match_id)
         return room
 
 
-@dataclass
 class PhoneHost:
     """The host of the page's rooms (``RoomHost``)."""
 
-    keeping: BrowserKeeping
-    pace: float = 0.7
-    clock: Callable[[], float] = time.monotonic
-    sleep: Callable[[float], Awaitable[None]] = asyncio.sleep
-    pool: InlinePool = field(default_factory=InlinePool)
-    limits: PhoneLimits = field(default_factory=PhoneLimits)
-    on_decision: Callable[[float], None] | None = None
-    #: Work started by ``later``, kept until it ends.
-    tasks: set[asyncio.Task[Any]] = field(default_factory=set)
+    def __init__(self, keeping: BrowserKeeping, pace: float = 0.7) -> None:
+        self.keeping = keeping
+        #: Seconds between computer moves (people need a moment to follow them).
+        self.pace = pace
+        self.clock: Callable[[], float] = time.monotonic
+        self.sleep: Callable[[float], Awaitable[None]] = asyncio.sleep
+        self.pool: Pool = InlinePool()
+        self.limits = PhoneLimits()
+        self.on_decision: Callable[[float], None] | None = None
+        #: Work started by ``later``, kept until it ends.
+        self.tasks: set[asyncio.Task[Any]] = set()
 
     def later(self, work: Awaitable[Any]) -> None:
         task = asyncio.ensure_future(work)
@@ -385,13 +388,14 @@ class Offline:
                 seat = room.seat_of(token) if isinstance(token, str) else None
                 await room.join(connection, seat)
             elif kind in ROOM_MESSAGES:
-                room = connection.room
-                if room is None:
+                joined = connection.room
+                if joined is None:
                     raise RoomError("bad_message", "say hello (with the room's code) first")
-                async with room.lock:
-                    await room.receive(connection, kind, message)
+                async with joined.lock:
+                    await joined.receive(connection, kind, message)
             else:
-                raise RoomError("bad_message", f"{kind!r} is not a message; valid: hello, ping, {', '.join(ROOM_MESSAGES)}")
+                valid = ", ".join(("hello", "ping", *ROOM_MESSAGES))
+                raise RoomError("bad_message", f"{kind!r} is not a message; valid: {valid}")
         except (KeyError, TypeError, ValueError, json.JSONDecodeError):
             await send(connection, error("bad_message", "that message is missing a field or has one of the wrong kind"))
         except Fenced:

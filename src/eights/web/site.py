@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import importlib.util
+import io
 import json
 import shutil
 import subprocess
@@ -80,8 +81,8 @@ def runtime_dir(cache: Path | None = None) -> Path:
         packs = list(Path(temp).glob("pyodide-*.tgz"))
         if done.returncode != 0 or not packs:
             raise SiteError(
-                f"npm could not fetch pyodide@{PYODIDE} from its registry ({done.stderr.strip()[-200:] or 'no answer'}): "
-                "check the network or npm's registry setting and build again"
+                f"npm could not fetch pyodide@{PYODIDE} from its registry "
+                f"({done.stderr.strip()[-200:] or 'no answer'}): check the network or npm's registry and build again"
             )
         folder.mkdir(parents=True, exist_ok=True)
         with tarfile.open(packs[0]) as pack:
@@ -126,17 +127,16 @@ def python_zip(modules: Iterable[str]) -> bytes:
             for data in sorted(source.parent.rglob("*")):
                 below = data.relative_to(source.parent)
                 folders = [source.parent.joinpath(*below.parts[:i]) for i in range(1, len(below.parts))]
-                if data.suffix in DATA and not any((f / "__init__.py").exists() for f in folders):
-                    if "static" not in below.parts:
-                        files["/".join(parts) + "/" + below.as_posix()] = data
-    out = tempfile.SpooledTemporaryFile()
+                inside = any((f / "__init__.py").exists() for f in folders) or "static" in below.parts
+                if data.suffix in DATA and not inside:
+                    files["/".join(parts) + "/" + below.as_posix()] = data
+    out = io.BytesIO()
     with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as archive:
         for inner, path in sorted(files.items()):
             info = zipfile.ZipInfo(inner, date_time=(1980, 1, 1, 0, 0, 0))
             info.compress_type = zipfile.ZIP_DEFLATED
             archive.writestr(info, path.read_bytes())
-    out.seek(0)
-    return out.read()
+    return out.getvalue()
 
 
 def app_page(page: str) -> str:
