@@ -273,12 +273,17 @@ function keys(event) {
 
 // ----- start -------------------------------------------------------------------------------------------
 
-async function main() {
+/** What the table's page and the app's both set up first: the dialog, the keys, the pass-the-phone screen. */
+function setUp() {
   setUpDialog();
   setUpHandKeys();
   document.addEventListener("keydown", keys);
   $("keys-button").addEventListener("click", keysDialog);
   $("pass-ready").addEventListener("click", ready);
+}
+
+async function main() {
+  setUp();
   const room = location.pathname.match(/^\/r\/([A-Za-z0-9]{1,16})\/?$/);
   // a room's page connects at once: only its lobby needs the catalog, drawn once both are here
   const catalog = fetch("/api/presets").then((answer) => answer.json());
@@ -296,6 +301,7 @@ async function main() {
 /** The app (`eights site`): drawn at once, its own Python started after, with a bar the first time; then the
  * home page with the games kept on this device (Continue) and, when its server answers, rooms with friends. */
 async function appMain() {
+  setUp();
   $("brand").href = "./";
   navigator.serviceWorker?.register("./app-sw.js").catch(() => {}); // (not on plain http from afar: it plays online)
   const loading = $("loading");
