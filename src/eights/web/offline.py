@@ -250,8 +250,8 @@ class Offline:
     # ----- the page's HTTP questions ----------------------------------------------------------------------
 
     async def api(self, method: str, url: str, body: str = "", token: str = "") -> str:
-        """The answer to one of the page's HTTP questions, as ``{"status", "body"}``: the presets, the rules in
-        words, a new room, a match's record, the matches kept on the device."""
+        """The answer to one of the page's HTTP questions, as ``{"status", "body"}`` (the body as JSON text):
+        the presets, the rules in words, a new room, a match's record, the matches kept on the device."""
         parts = urlsplit(url)
         path, query = parts.path, parse_qs(parts.query)
         try:
@@ -260,7 +260,7 @@ class Offline:
             status, answer = (404 if exc.code == "no_room" else 400), {"error": str(exc), "code": exc.code}
         except RulesError as exc:
             status, answer = 400, {"error": str(exc)}
-        return json.dumps({"status": status, "body": answer})
+        return json.dumps({"status": status, "body": json.dumps(answer)})  # (a seed is more than a JS number holds)
 
     async def route(self, method: str, path: str, query: dict[str, list[str]], body: str, token: str) -> Any:
         if method == "GET" and path == "/api/presets":

@@ -44,8 +44,7 @@ export async function request(url, init = {}) {
     const token = init.headers?.["X-Seat-Token"] || "";
     worker.postMessage({ kind: "api", id, method: init.method || "GET", url, body: init.body || "", token });
   });
-  const { status, body } = JSON.parse(text);
-  const json = JSON.stringify(body);
+  const { status, body: json } = JSON.parse(text); // the body as text: a record's seed is more than a JS number
   return {
     ok: status < 400,
     status,

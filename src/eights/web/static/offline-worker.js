@@ -74,7 +74,8 @@ self.addEventListener("message", async (event) => {
       else if (next.kind === "message") await rooms.message(next.id, next.text);
       else if (next.kind === "close") await rooms.close(next.id);
     } catch (error) {
-      postMessage({ kind: "answer", id: next.id, text: JSON.stringify({ status: 500, body: { error: String(error) } }) });
+      const body = JSON.stringify({ error: String(error) });
+      postMessage({ kind: "answer", id: next.id, text: JSON.stringify({ status: 500, body }) });
     }
     waiting.shift();
   }
