@@ -1,7 +1,8 @@
 """The games the browser's Python and CPython must play alike (tests/test_browser_app.py): for each seed, a
 preset and a player count in turn (every preset, every count it seats), random legal moves drawn from the
-seed, and a digest of every move's events, and of the states (every seat's view every 25 moves and at the end), every event and the outcome. Standard library and the
-package only: the same file runs in CPython and, as its source, on Pyodide in the browser."""
+seed, and a digest of every move's events and of the states (every seat's view every 25 moves and at the
+end), with the outcome. Standard library and the package only: the same file runs in CPython and, as its
+source, on Pyodide in the browser."""
 
 from __future__ import annotations
 

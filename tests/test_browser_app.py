@@ -11,7 +11,6 @@ games exactly as CPython does.
 from __future__ import annotations
 
 import json
-import re
 import subprocess
 import sys
 from collections.abc import Iterator

@@ -39,6 +39,8 @@ ENTRY = "eights.web.offline"
 THIRD_PARTY = ("confusable_homoglyphs",)
 #: Data files of the package's modules that the worker reads (the presets).
 DATA = (".toml", ".json")
+#: Files beside the modules that are not their data (the record of a compiled build, ``eights._build``).
+NOT_DATA = ("_compiled.json",)
 #: Page files the app leaves out: the score sheet's (an app of its own, on the server).
 LEFT_OUT = (
     "scorecard.html",
@@ -128,7 +130,7 @@ def python_zip(modules: Iterable[str]) -> bytes:
                 below = data.relative_to(source.parent)
                 folders = [source.parent.joinpath(*below.parts[:i]) for i in range(1, len(below.parts))]
                 inside = any((f / "__init__.py").exists() for f in folders) or "static" in below.parts
-                if data.suffix in DATA and not inside:
+                if data.suffix in DATA and not inside and data.name not in NOT_DATA:
                     files["/".join(parts) + "/" + below.as_posix()] = data
     out = io.BytesIO()
     with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as archive:
