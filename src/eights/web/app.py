@@ -19,6 +19,7 @@ from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.exceptions import HTTPException
+from starlette.middleware.gzip import GZipMiddleware
 from starlette.types import Message, Receive, Scope, Send
 
 from eights.cluster.leases import Cluster
@@ -237,7 +238,8 @@ def create_app(
     app.mount("/static", StaticFiles(directory=str(STATIC), check_dir=False), name="static")
     app.include_router(scorecard_routes(sheets))
     if site is not None:
-        app.mount("/app", StaticFiles(directory=str(site), html=True), name="app")
+        # compressed: the runtime's 10 MB of WebAssembly travel as 3 (each file once: the app keeps them)
+        app.mount("/app", GZipMiddleware(StaticFiles(directory=str(site), html=True)), name="app")
 
     @app.exception_handler(RequestValidationError)
     async def bad_request(_: Request, exc: RequestValidationError) -> JSONResponse:

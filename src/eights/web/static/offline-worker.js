@@ -1,5 +1,6 @@
 // The app's rooms with no server (eights.web.offline): the package's own Python on Pyodide in this worker,
-// apart from the page's drawing. The page asks it what it would ask the server: an HTTP question
+// apart from the page's drawing; from its second start on, from a snapshot of its memory with the game's modules
+// imported (Pyodide's memory snapshots), kept in IndexedDB. The page asks it what it would ask the server: an HTTP question
 // ({kind: "api"}) or a connection's messages ({kind: "open" | "message" | "close"}); each answer and each
 // message a room sends goes back by postMessage. Every room is kept in IndexedDB as it is played.
 
@@ -7,21 +8,27 @@ import { loadPyodide } from "./pyodide/pyodide.mjs";
 
 const DB = "eights-app";
 const STORE = "rooms";
+// The Python's memory once the game's modules are imported, kept to start from the next time (the build's
+// zip's hash is its key: a new build makes it anew).
+const SNAPSHOTS = "snapshots";
 
 function openDb() {
   return new Promise((resolve, reject) => {
-    const asked = indexedDB.open(DB, 1);
-    asked.onupgradeneeded = () => asked.result.createObjectStore(STORE, { keyPath: "code" });
+    const asked = indexedDB.open(DB, 2);
+    asked.onupgradeneeded = () => {
+      const db = asked.result;
+      if (!db.objectStoreNames.contains(STORE)) db.createObjectStore(STORE, { keyPath: "code" });
+      if (!db.objectStoreNames.contains(SNAPSHOTS)) db.createObjectStore(SNAPSHOTS);
+    };
     asked.onsuccess = () => resolve(asked.result);
     asked.onerror = () => reject(asked.error);
   });
 }
 
-function readAll(db) {
+function ask(request) {
   return new Promise((resolve, reject) => {
-    const asked = db.transaction(STORE).objectStore(STORE).getAll();
-    asked.onsuccess = () => resolve(asked.result.map((row) => row.text));
-    asked.onerror = () => reject(asked.error);
+    request.onsuccess = () => resolve(request.result);
+    request.onerror = () => reject(request.error);
   });
 }
 
@@ -29,16 +36,36 @@ const progress = (step, words) => postMessage({ kind: "progress", step, of: 4, w
 
 async function boot(pace) {
   const db = await openDb();
-  const saved = await readAll(db);
-  progress(1, "Loading Python…");
+  const saved = (await ask(db.transaction(STORE).objectStore(STORE).getAll())).map((row) => row.text);
   const here = new URL("./", import.meta.url).href;
-  const [pyodide, zip] = await Promise.all([
-    loadPyodide({ indexURL: `${here}pyodide/` }),
-    fetch(`${here}eights.zip`).then((answer) => answer.arrayBuffer()),
-  ]);
+  const zip = await (await fetch(`${here}eights.zip`)).arrayBuffer();
+  const key = [...new Uint8Array(await crypto.subtle.digest("SHA-256", zip))].map((b) => b.toString(16)).join("");
+  const kept = await ask(db.transaction(SNAPSHOTS).objectStore(SNAPSHOTS).get(key)).catch(() => undefined);
+  progress(1, "Loading Python…");
+  const indexURL = `${here}pyodide/`;
+  let pyodide = null;
+  if (kept) {
+    // Pyodide's runtime fixes its first memory size itself: grown here to the snapshot's before it is put back
+    const factory = (await import(`${indexURL}pyodide.asm.mjs`)).default;
+    const createPyodideModule = (settings) => {
+      settings.preRun = [...(settings.preRun || []), (module) => module.growMemory(kept.byteLength)];
+      return factory(settings);
+    };
+    pyodide = await loadPyodide({ indexURL, _loadSnapshot: kept, createPyodideModule }).catch(() => null); // refused: anew
+  }
   progress(2, "Loading the game…");
-  pyodide.unpackArchive(zip, "zip", { extractDir: "/eights" });
-  pyodide.runPython("import sys; sys.path.insert(0, '/eights')");
+  if (pyodide) {
+    pyodide.unpackArchive(zip, "zip", { extractDir: "/eights" }); // its files (the presets): not in the snapshot
+    pyodide.runPython("import random; random.seed()"); // not the snapshot's sequence again
+  } else {
+    pyodide = await loadPyodide({ indexURL, _makeSnapshot: true });
+    pyodide.unpackArchive(zip, "zip", { extractDir: "/eights" });
+    pyodide.runPython("import sys; sys.path.insert(0, '/eights'); import eights.web.offline");
+    const snapshot = pyodide.makeMemorySnapshot();
+    const store = db.transaction(SNAPSHOTS, "readwrite").objectStore(SNAPSHOTS);
+    store.clear();
+    store.put(snapshot, key);
+  }
   progress(3, "Shuffling…");
   const offline = pyodide.pyimport("eights.web.offline");
   const write = (code, text) => db.transaction(STORE, "readwrite").objectStore(STORE).put({ code, text });
