@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 
 from eights.web.site import runtime_dir
-from tests.browser import CHROMIUM, CHROMIUM_ARGS, PATIENCE, PHONE, LiveServer
+from tests.browser import CHROMIUM, CHROMIUM_ARGS, PATIENCE, PHONE, LiveServer, post
 from tests.lockstep import run
 from tests.test_browser_table import NEXT, SHORT
 
@@ -232,3 +232,18 @@ def test_the_browsers_python_plays_as_cpython_does(phone: Phone) -> None:
         assert len({g["preset"] for g in expected}) == 5
     finally:
         page.close()
+
+
+def test_the_lobby_warns_when_its_link_opens_on_this_machine_only(chromium: Any, live_server: LiveServer) -> None:
+    """A server on 127.0.0.1 (no --public-url) makes links that say localhost: the lobby shows that link (the
+    one its QR code carries) and says it opens here only."""
+    room = post(live_server.base, "/api/rooms", {"name": "Ann", "seats": ["me", "open"]})
+    context = chromium.new_context(**PHONE)
+    try:
+        page = context.new_page()
+        page.goto(f"{live_server.base}/r/{room['code']}")
+        link = f"http://localhost:{live_server.port}/r/{room['code']}"
+        page.wait_for_function("(link) => document.querySelector('#lobby-share .link')?.textContent === link", arg=link)
+        assert "this machine only" in (page.text_content("#lobby-local") or "")
+    finally:
+        context.close()

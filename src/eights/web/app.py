@@ -370,7 +370,7 @@ def create_app(
         except RoomError as exc:
             return refused(exc)
         public = room.public()
-        return {"code": room.code, "phase": public["phase"], "seats": public["seats"]}
+        return {"code": room.code, "phase": public["phase"], "seats": public["seats"], "url": link(room.code)}
 
     @app.get("/api/rooms/{code}/qr.svg", response_model=None)
     async def room_qr(code: str, request: Request) -> Response:

@@ -28,15 +28,35 @@ function configOf(catalog, room) {
 const seatWords = (s) =>
   s.kind === "open" ? "open seat" : s.kind === "computer" ? `computer (${s.level})` : `${s.name}${s.connected ? "" : " (away)"}`;
 
+let shared = null; // the room whose link is shown
+
+/** The room's link (the server's, as its QR code carries it), and a warning when it opens on this machine only. */
+function share(code, link) {
+  if (shared !== code) return;
+  const nodes = [el("p", "Friends join with this link, or with the code on the home page:"), linkRow(link, "Copied: send it to your friends.")];
+  if (["localhost", "127.0.0.1", "[::1]"].includes(new URL(link).hostname)) {
+    const words = "This link and its QR code open on this machine only: to play from other phones, start the server with " +
+      "eights serve --host 0.0.0.0 (or give --public-url the address they reach it at).";
+    const warning = el("p", words, "warning");
+    warning.id = "lobby-local";
+    nodes.push(warning);
+  }
+  $("lobby-share").replaceChildren(...nodes);
+}
+
 /** Draw the lobby of `state.room` for this seat (null: not seated) with `send` to talk to the server. */
 export function drawLobby({ catalog, state, seat, send }) {
   const room = state.room;
   const host = seat !== null && seat === room.host_seat;
   $("lobby-code").textContent = room.code;
-  $("lobby-share").replaceChildren(
-    el("p", "Friends join with this link, or with the code on the home page:"),
-    linkRow(`${location.origin}/r/${room.code}`, "Copied: send it to your friends."),
-  );
+  if (shared !== room.code) {
+    shared = room.code;
+    share(room.code, `${location.origin}/r/${room.code}`);
+    fetch(`/api/rooms/${room.code}`)
+      .then((answer) => answer.json())
+      .then((info) => info.url && share(room.code, info.url))
+      .catch(() => {});
+  }
   const qr = $("lobby-qr");
   if (!qr.src.endsWith(`/api/rooms/${room.code}/qr.svg`)) qr.src = `/api/rooms/${room.code}/qr.svg`;
 
