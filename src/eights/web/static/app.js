@@ -334,7 +334,7 @@ function drawSaved(matches) {
   const box = $("saved-games");
   if (!matches.length) return;
   const list = el("ul", null, "saved-list");
-  for (const match of matches.slice(0, 30)) {
+  for (const match of matches.slice(0, 10)) {
     const item = el("li");
     const when = match.updated ? new Date(match.updated * 1000).toLocaleString() : "";
     const who = match.names.join(", ");
