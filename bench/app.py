@@ -45,14 +45,24 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "src"))
-from eights.web.site import build  # noqa: E402
 from tests.browser import CHROMIUM, CHROMIUM_ARGS, PATIENCE, PHONE  # noqa: E402
+
+from eights.web.site import build  # noqa: E402
 
 THROTTLE = {"offline": False, "latency": 150, "downloadThroughput": 1.6e6 / 8, "uploadThroughput": 750e3 / 8}
 CPU_SLOWDOWN = 4
-TYPES = {".js": "text/javascript", ".mjs": "text/javascript", ".wasm": "application/wasm", ".json": "application/json"}
-TYPES |= {".html": "text/html", ".css": "text/css", ".svg": "image/svg+xml", ".png": "image/png", ".zip": "application/zip"}
-TYPES |= {".webmanifest": "application/manifest+json"}
+TYPES = {
+    ".js": "text/javascript",
+    ".mjs": "text/javascript",
+    ".wasm": "application/wasm",
+    ".json": "application/json",
+    ".html": "text/html",
+    ".css": "text/css",
+    ".svg": "image/svg+xml",
+    ".png": "image/png",
+    ".zip": "application/zip",
+    ".webmanifest": "application/manifest+json",
+}
 #: Already compressed: sent as they are.
 PACKED = (".zip", ".png")
 
@@ -94,7 +104,7 @@ def host(root: Path, counted: Counted) -> http.server.ThreadingHTTPServer:
         def log_message(self, *args: Any) -> None:
             return None
 
-        def do_GET(self) -> None:  # noqa: N802 (the standard library's name)
+        def do_GET(self) -> None:
             path = self.path.split("?")[0]
             target = root / (path.lstrip("/") or "index.html")
             if target.is_dir():
