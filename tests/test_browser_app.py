@@ -162,7 +162,14 @@ def test_a_whole_match_offline_in_every_preset_and_its_record_replays(
             [sys.executable, "-m", "eights.cli", "replay", str(record)], capture_output=True, text=True, check=True
         )
         assert "The replay matches the record." in replayed.stdout
-        if preset == "classic":  # a rematch, offline too
+        if preset == "classic":  # the record watched in the app, to the same end; and a rematch, offline too
+            watcher = phone.page()
+            phone.open_app(watcher)
+            watcher.set_input_files("#watch-file", record)
+            watcher.wait_for_selector("#result:not([hidden]) h2", timeout=WAIT)
+            assert watcher.text_content("#result h2") == heading
+            assert watcher.is_visible("#watching")
+            watcher.close()
             page.click("#rematch")
             page.wait_for_function(
                 "() => document.querySelector('#result').hidden && document.querySelectorAll('#hand .card').length"

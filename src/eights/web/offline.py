@@ -22,8 +22,9 @@ from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 from eights.bots import Bot, Hint
-from eights.engine import Action, Event, View
-from eights.record import GameRecord
+from eights.engine import Action, Event, Game, View, parse_action
+from eights.names import HUMAN
+from eights.record import GameRecord, RecordError
 from eights.rules import RulesError, RuleSet
 from eights.saving import Fenced
 from eights.table import PlayConfig, RestoreError, Session, UsageError
@@ -251,7 +252,8 @@ class Offline:
 
     async def api(self, method: str, url: str, body: str = "", token: str = "") -> str:
         """The answer to one of the page's HTTP questions, as ``{"status", "body"}`` (the body as JSON text):
-        the presets, the rules in words, a new room, a match's record, the matches kept on the device."""
+        the presets, the rules in words, a new room, a match's record, a record to watch, the matches kept on
+        the device."""
         parts = urlsplit(url)
         path, query = parts.path, parse_qs(parts.query)
         try:
@@ -269,6 +271,8 @@ class Offline:
             return rules_json(query.get("preset", ["classic"])[0], query.get("option", []))
         if method == "POST" and path == "/api/rooms":
             return await self.new_room(json.loads(body or "{}"))
+        if method == "POST" and path == "/api/watch":
+            return self.watch(body)
         if method == "GET" and path == "/api/matches":
             return self.matches()
         if method == "GET" and path.startswith("/api/rooms/") and path.endswith("/record"):
@@ -309,6 +313,34 @@ class Offline:
             "seat": room.host_seat,
             "here": [{"seat": seat, "token": t} for seat, (_, t) in zip(seats_here, here, strict=True)],
         }
+
+    def watch(self, text: str) -> dict[str, Any]:
+        """A record file (as ``eights replay`` reads it) to watch: checked that it replays exactly, then played
+        again move by move at the table's pace, in a room of its own that only watches (and is not kept).
+
+        :raises RoomError: ``bad_record``, naming what is wrong with the file.
+        """
+        try:
+            record = GameRecord.from_json(text)
+            record.replay()
+            game = Game(record.rules, record.players, record.seed, deck=record.deck, dealer=record.dealer)
+        except (RecordError, RulesError) as exc:
+            raise RoomError("bad_record", f"this file cannot be watched: {exc}") from None
+        config = PlayConfig(record.rules, (HUMAN,) * record.players, seed=record.seed, people=record.names)
+        session = Session(config, game)
+        seats = [SeatState("computer", name) for name in session.names]
+        room = Room(new_code(), record.rules, seats, self.host, pace=self.host.pace, session=session)
+        self.rooms[room.code] = room
+        self.host.later(self.replay(room, session, record.actions))
+        return {"code": room.code}
+
+    async def replay(self, room: Room, session: Session, actions: Sequence[str]) -> None:
+        """Play ``actions`` at the room's table, one at its pace, for those watching."""
+        for text in actions:
+            await self.host.sleep(room.pace)
+            async with room.lock:
+                await room.keep(session, session.check(parse_action(text), session.game.to_act))
+                await room.broadcast()
 
     def matches(self) -> list[dict[str, Any]]:
         """The matches kept on the device, the latest first: what the list of past matches shows."""

@@ -327,6 +327,15 @@ async function appMain() {
   $("keep-score").parentElement.hidden = !online; // the score sheet is the server's
   showHome(ui.catalog, { openHere: (code) => openRoom(code), server: online });
   drawSaved(matches);
+  $("watch").hidden = false;
+  $("watch-file").addEventListener("change", async () => {
+    const file = $("watch-file").files[0];
+    if (!file) return;
+    const answer = await request("/api/watch", { method: "POST", body: await file.text() });
+    const body = await answer.json();
+    if (!answer.ok) flash(body.error);
+    else openRoom(body.code); // as a spectator: every hand stays hidden, the moves come at the table's pace
+  });
 }
 
 /** The games kept on this device: Continue one not over; see how the others ended, and their records. */
