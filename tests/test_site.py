@@ -12,7 +12,16 @@ from pathlib import Path
 
 import pytest
 
-from eights.web.site import PYODIDE, RUNTIME, SiteError, build, imported_modules, python_zip, runtime_dir
+from eights.web.site import (
+    PYODIDE,
+    RUNTIME,
+    SiteError,
+    build,
+    imported_modules,
+    python_zip,
+    runtime_dir,
+    stdlib_zip,
+)
 from tests.test_cli import run
 
 
@@ -57,3 +66,18 @@ def test_the_site_lists_every_file_for_the_service_worker(tmp_path: Path) -> Non
     manifest = json.loads((out / "eights.webmanifest").read_text())
     assert manifest["name"] == "Eights" and manifest["start_url"] == "./"
     assert not any(name.startswith("scorecard") for name in files)  # the score sheet is an app of its own
+
+
+def test_the_standard_library_is_shipped_without_what_no_module_of_the_game_imports(tmp_path: Path) -> None:
+    whole = zipfile.ZipFile(runtime_dir() / "python_stdlib.zip").namelist()
+    kept = zipfile.ZipFile(io.BytesIO(stdlib_zip(runtime_dir() / "python_stdlib.zip"))).namelist()
+    assert "unittest/__init__.py" in whole and not any(name.startswith("unittest/") for name in kept)
+    assert "encodings/cp1252.py" in whole and "encodings/cp1252.py" not in kept
+    for needed in (
+        "difflib.py",
+        "email/__init__.py",
+        "encodings/utf_8.py",
+        "asyncio/__init__.py",
+        "tomllib/__init__.py",
+    ):
+        assert needed in kept  # (the browser tests play every preset on what is kept)
