@@ -60,7 +60,8 @@ async function boot(pace) {
   } else {
     pyodide = await loadPyodide({ indexURL, _makeSnapshot: true });
     pyodide.unpackArchive(zip, "zip", { extractDir: "/eights" });
-    pyodide.runPython("import sys; sys.path.insert(0, '/eights'); import eights.web.offline");
+    // the game's modules imported and the presets' catalog made, in the snapshot: ready at once the next time
+    pyodide.runPython("import sys; sys.path.insert(0, '/eights'); import eights.web.offline; eights.web.offline.presets_json()");
     const snapshot = pyodide.makeMemorySnapshot();
     const store = db.transaction(SNAPSHOTS, "readwrite").objectStore(SNAPSHOTS);
     store.clear();
