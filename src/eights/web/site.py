@@ -240,7 +240,7 @@ def build(out: Path, cache: Path | None = None) -> list[str]:
         written[name] = data
     for name in RUNTIME:
         written[f"pyodide/{name}"] = (runtime / name).read_bytes()
-    written["pyodide/python_stdlib.zip"] = stdlib_zip(runtime / "python_stdlib.zip")
+    written["pyodide/python_stdlib.zip"] = kept_stdlib(runtime)
     written["eights.zip"] = python_zip(imported_modules())
     version = hashlib.sha256(b"".join(hashlib.sha256(d).digest() for _, d in sorted(written.items()))).hexdigest()[:16]
     keep = ["./", *sorted(name for name in written if name != "app-sw.js")]
@@ -249,9 +249,20 @@ def build(out: Path, cache: Path | None = None) -> list[str]:
     written["app-sw.js"] = worker.replace("const VERSION = null;\nconst FILES = [];\n", filled, 1).encode()
     for name, data in written.items():
         target = out / name
+        if target.is_file() and target.stat().st_size == len(data) and target.read_bytes() == data:
+            continue  # (as `eights serve` builds it at every start)
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_bytes(data)
     return sorted(written)
+
+
+def kept_stdlib(runtime: Path) -> bytes:
+    """``stdlib_zip`` of the runtime's library, made once for each choice of what is left out (kept beside it)."""
+    choice = json.dumps([sorted(STDLIB_LEFT_OUT), sorted(ENCODINGS_KEPT)]).encode()
+    made = runtime / f"python_stdlib-app-{hashlib.sha256(choice).hexdigest()[:12]}.zip"
+    if not made.is_file():
+        made.write_bytes(stdlib_zip(runtime / "python_stdlib.zip"))
+    return made.read_bytes()
 
 
 def _static_files() -> list[tuple[str, bytes]]:
