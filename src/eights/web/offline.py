@@ -286,12 +286,13 @@ class Offline:
         :raises RoomError: ``bad_setup`` or ``bad_name``, naming the problem.
         """
         try:
-            rules = room_rules(str(asked.get("preset", "classic")), dict(asked.get("options", {})))
+            preset, options = str(asked.get("preset", "classic")), dict(asked.get("options", {}))
             seats = [str(s) for s in asked["seats"]]
             names = [str(n) for n in asked.get("names", [])]
             name = str(asked.get("name", ""))
         except (KeyError, TypeError, ValueError):
             raise RoomError("bad_setup", "a new game needs its preset, options, seats and names") from None
+        rules = room_rules(preset, options)
         if OPEN in seats:
             raise RoomError("bad_setup", "seats: friends on their own devices need the server; here, give a computer")
         here = [(who, new_token()) for who in names]
@@ -428,11 +429,11 @@ class Offline:
             else:
                 valid = ", ".join(("hello", "ping", *ROOM_MESSAGES))
                 raise RoomError("bad_message", f"{kind!r} is not a message; valid: {valid}")
-        except (KeyError, TypeError, ValueError, json.JSONDecodeError):
-            await send(connection, error("bad_message", "that message is missing a field or has one of the wrong kind"))
-        except Fenced:
-            return
         except RoomError as exc:
             await send(connection, error(exc.code, str(exc)))
             if exc.code == "stale" and connection.room is not None:
                 await connection.room.send_state(connection)
+        except (KeyError, TypeError, ValueError):  # (a room's refusal is a ValueError too: answered above)
+            await send(connection, error("bad_message", "that message is missing a field or has one of the wrong kind"))
+        except Fenced:
+            return
