@@ -62,10 +62,14 @@ async function boot(pace) {
     pyodide.unpackArchive(zip, "zip", { extractDir: "/eights" });
     // the game's modules imported and the presets' catalog made, in the snapshot: ready at once the next time
     pyodide.runPython("import sys; sys.path.insert(0, '/eights'); import eights.web.offline; eights.web.offline.presets_json()");
-    const snapshot = pyodide.makeMemorySnapshot();
-    const store = db.transaction(SNAPSHOTS, "readwrite").objectStore(SNAPSHOTS);
-    store.clear();
-    store.put(snapshot, key);
+    try {
+      const snapshot = pyodide.makeMemorySnapshot();
+      const store = db.transaction(SNAPSHOTS, "readwrite").objectStore(SNAPSHOTS);
+      store.clear();
+      store.put(snapshot, key);
+    } catch {
+      // no snapshot this time (a runtime that cannot make one): the next start is a whole one again
+    }
   }
   progress(3, "Shuffling…");
   const offline = pyodide.pyimport("eights.web.offline");
