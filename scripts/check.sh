@@ -9,6 +9,8 @@ python3 -m venv .venv
 .venv/bin/ruff format --check .
 .venv/bin/mypy
 .venv/bin/lint-imports  # the layers of docs/architecture.md (pyproject.toml, [tool.importlinter])
+# The app that plays with no server (issue 39), built as a static host gets it (npm fetches its runtime once).
+.venv/bin/eights site build/site
 .venv/bin/pytest
 # The engine's two builds (issue 32). The install above compiles the engine's hot path with mypyc
 # where a C compiler exists, and the suite above ran on that build (tests/engine/test_builds.py plays the

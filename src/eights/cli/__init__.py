@@ -30,6 +30,7 @@ class Eights(LazyGroup):
         "watch": "eights.cli.games:watch_command",
         "play": "eights.cli.play:play_command",
         "serve": "eights.cli.serve:serve_command",
+        "site": "eights.cli.site:site_command",
         "tournament": "eights.cli.tournament:tournament_command",
         "history": "eights.cli.history:history_app",
         "stats": "eights.cli.history:stats_command",

@@ -10,7 +10,9 @@ FastAPI and uvicorn are imported only by ``eights serve``.
 
 from __future__ import annotations
 
+import ipaddress
 import socket
+from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -44,15 +46,42 @@ def listening_socket(host: str, port: int, send_buffer: int | None = None) -> so
     return sock
 
 
-def default_public_url(host: str, port: int) -> str:
-    """Where people open the table when no ``--public-url`` is given: this machine by the name it binds."""
+def network_address() -> str | None:
+    """This machine's address on the network its default route leads to (where other devices on that
+    network reach it), or None when it has none but a loopback one. No packet is sent: a UDP socket is only
+    pointed at an address of the documentation range, and the system says which of its addresses it would use."""
+    for family, far in ((socket.AF_INET, "192.0.2.1"), (socket.AF_INET6, "2001:db8::1")):
+        try:
+            with socket.socket(family, socket.SOCK_DGRAM) as probe:
+                probe.connect((far, 9))
+                address = str(probe.getsockname()[0])
+        except OSError:
+            continue
+        if not ipaddress.ip_address(address).is_loopback:
+            return address
+    return None
+
+
+def default_public_url(host: str, port: int) -> tuple[str, str]:
+    """Where people open the table when no ``--public-url`` is given, and a sentence saying whether other
+    devices reach it: on every network (0.0.0.0), this machine's address on its network when it has one."""
     if host in ("127.0.0.1", "::1", "localhost"):
-        name = "localhost"
-    elif host in ("0.0.0.0", "::", ""):
-        name = socket.gethostname()
-    else:
-        name = f"[{host}]" if ":" in host else host
-    return f"http://{name}:{port}"
+        return f"http://localhost:{port}", "room links and QR codes say localhost: they open on this machine only"
+    if host in ("0.0.0.0", "::", ""):
+        address = network_address()
+        if address is None:
+            return (
+                f"http://localhost:{port}",
+                "this machine has no network address other devices can reach: room links and QR codes say "
+                "localhost and open on this machine only (give --public-url once it has one)",
+            )
+        name = f"[{address}]" if ":" in address else address
+        return (
+            f"http://{name}:{port}",
+            f"room links and QR codes use {address}, this machine's address on its network (--public-url changes it)",
+        )
+    name = f"[{host}]" if ":" in host else host
+    return f"http://{name}:{port}", f"room links and QR codes use {host}, the address it listens on"
 
 
 def serve_command(
@@ -113,6 +142,7 @@ def serve_command(
     """
     from eights.web.settings import Limits, Settings, SettingsError, check_proxy, check_public_url
 
+    address, reach = default_public_url(host, port)
     try:
         changes = {}
         for item in limit or []:
@@ -122,7 +152,7 @@ def serve_command(
             changes[name] = value
         settings = Settings(
             limits=Limits().with_changes(changes),
-            public_url=check_public_url(public_url or default_public_url(host, port)),
+            public_url=check_public_url(public_url or address),
             trusted_proxies=tuple(check_proxy(p) for p in trust_proxy or []),
         )
     except SettingsError as exc:
@@ -145,10 +175,25 @@ def serve_command(
             cluster = Cluster(redis)
         except ClusterError as exc:
             fail(str(exc))
+    from platformdirs import user_cache_path
+
+    from eights.web.site import SiteError, build
+
+    built = user_cache_path("eights") / "site"
+    site: Path | None = built
+    try:
+        build(built)
+    except SiteError as exc:
+        typer.echo(f"eights: the app that plays with no network is not served at /app/: {exc}.", err=True)
+        site = None
     store = open_store(db)
-    app = create_app(store, pace=pace, settings=settings, cluster=cluster)
+    app = create_app(store, pace=pace, settings=settings, cluster=cluster, site=site)
     tune_gc()
     typer.echo(f"eights: the web table is at {settings.public_url}/ (matches saved in {store.label}); Ctrl-C stops it.")
+    if public_url is None:
+        typer.echo(f"eights: {reach}.")
+    if site is not None:
+        typer.echo(f"eights: the app that plays offline installs from {settings.public_url}/app/.")
     if cluster is not None:
         typer.echo(f"eights: instance {cluster.id} of many on Redis at {cluster.url}.")
     config = uvicorn.Config(

@@ -9,40 +9,35 @@ import io
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
-from dataclasses import fields
+from pathlib import Path
 from typing import Annotated, Any
 
 from fastapi import FastAPI, Header, Query, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, Response
+from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.exceptions import HTTPException
+from starlette.middleware.gzip import GZipMiddleware
 from starlette.types import Message, Receive, Scope, Send
 
-from eights.bots import LEVELS
 from eights.cluster.leases import Cluster
-from eights.rules import PRESETS, RulesError, RuleSet, load_preset, option_names
-from eights.rules.describe import describe, heading
-from eights.rules.ruleset import DRAW_POLICIES, EXPANDED_DECK, SCORING_MODES
+from eights.rules import RulesError
 from eights.store import Store, StoreError
 from eights.store.sheets import Sheets
-from eights.table.session import SPEED_WORDS
 from eights.tokens import new_token
 from eights.web.assets import Assets
+from eights.web.catalog import presets_json, rules_json
 from eights.web.lab import LabDesk, LabRefused
 from eights.web.metrics import CONTENT_TYPE, Metrics
 from eights.web.outbox import Tally
-from eights.web.protocol import (
-    VERSION,
-)
 from eights.web.reviews import Reviewer, ReviewError
 from eights.web.rooms.errors import RoomError
 from eights.web.rooms.registry import Hub
 from eights.web.rooms.room import Room
-from eights.web.rooms.seats import DEFAULT_AWAY, HERE, rules_from
+from eights.web.rooms.seats import DEFAULT_AWAY, HERE
 from eights.web.scorecard import SheetDesk, scorecard_routes
 from eights.web.settings import Settings
-from eights.web.setup_words import CHARACTER, EXPANDED_WORDS, GROUPS, OPTIONS
 from eights.web.socket import Sockets, peer_of
 from eights.web.workers import Pool
 
@@ -56,8 +51,8 @@ STATUS = {"no_room": 404, "not_a_player": 403, "not_over": 409, "busy": 503}
 SECURITY_HEADERS = [
     (
         b"content-security-policy",
-        b"default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
-        b"object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
+        b"default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' data:; "
+        b"connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
     ),
     (b"x-content-type-options", b"nosniff"),
     (b"x-frame-options", b"DENY"),
@@ -120,103 +115,6 @@ class LabAsked(BaseModel):
         dict[Annotated[str, Field(max_length=40)], Annotated[str, Field(max_length=80)]], Field(max_length=64)
     ] = {}
     players: Annotated[int, Field(ge=1, le=32)]
-
-
-def _label(key: str) -> str:
-    return OPTIONS[key][0] if key in OPTIONS else key.replace("_", " ").capitalize()
-
-
-#: What 0 means for the whole-number options where 0 is not a count (the form says it beside the box).
-ZERO_WORDS = {
-    "packs": "0: the fewest packs that seat everyone",
-    "jokers": "0: no jokers",
-    "deal_two_players": "0: as Deal",
-    "deal_extra_packs": "0: as Deal",
-    "draw_limit": "0: no limit",
-    "target": "0: no target score",
-    "target_per_player": "0: no target per player",
-    "hands": "0: one hand, or play to the target",
-    "expanded_from": "0: never by the player count",
-    "expanded_max_players": "0: as many as the packs seat",
-}
-
-#: Text options with a fixed set of values.
-CHOICES = {"draw": tuple(DRAW_POLICIES), "scoring": tuple(SCORING_MODES), "expanded_deck": EXPANDED_DECK}
-
-
-def option_text(value: Any) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, tuple):
-        return ",".join(str(v) for v in value)
-    return str(value)
-
-
-def option_space(rules: RuleSet) -> list[dict[str, Any]]:
-    """Every option a house may change, from the rule set's own fields: kind, value and choices; the
-    ones the rules show first (``main``) lead, in their order."""
-    kinds = {f.name: f.type for f in fields(RuleSet)}
-    out = []
-    for key in option_names():
-        if key in ("name", "title", "source"):
-            continue
-        value = getattr(rules, key)
-        kind = str(kinds[key])
-        group, about = OPTIONS[key][1:] if key in OPTIONS else (GROUPS[-1], "")
-        entry: dict[str, Any] = {
-            "key": key,
-            "label": _label(key),
-            "value": option_text(value),
-            "group": group,
-            "about": about,
-        }
-        if key in CHOICES:
-            entry.update(kind="choice", choices=list(CHOICES[key]))
-            words = {**DRAW_POLICIES, **SCORING_MODES, **EXPANDED_WORDS}
-            entry["choice_words"] = [words.get(c, c.replace("_", " ")) for c in CHOICES[key]]
-        elif "bool" in kind:
-            entry["kind"] = "bool"
-        elif "int" in kind and "tuple" not in kind:
-            entry["kind"] = "int"
-            if key in ZERO_WORDS:
-                entry["zero"] = ZERO_WORDS[key]
-        elif "tuple" in kind:
-            entry["kind"] = "list"
-        else:
-            entry["kind"] = "text"
-        entry["main"] = key in rules.shown_options
-        out.append(entry)
-    order = {key: index for index, key in enumerate(rules.shown_options)}
-    out.sort(key=lambda e: order.get(e["key"], len(order)))
-    return out
-
-
-@functools.cache
-def presets_json() -> dict[str, Any]:
-    presets = []
-    for name in PRESETS:
-        rules = load_preset(name)
-        summary = next((s.lines[0] for s in describe(rules) if s.lines), "")
-        presets.append(
-            {
-                "name": name,
-                "title": rules.title,
-                "heading": heading(rules),
-                "summary": summary,
-                "character": CHARACTER.get(name, summary),
-                "min_players": rules.min_players,
-                "max_players": max(rules.max_players, rules.expanded_max_players),
-                "default_players": min(max(4, rules.min_players), rules.max_players),
-                "options": option_space(rules),
-            }
-        )
-    return {
-        "protocol": VERSION,
-        "presets": presets,
-        "levels": list(LEVELS),
-        "groups": list(GROUPS),
-        "speeds": [{"speed": n, "words": w} for n, w in SPEED_WORDS.items()],
-    }
 
 
 def tune_gc() -> None:
@@ -325,10 +223,11 @@ def create_app(
     pool: Pool | None = None,
     settings: Settings | None = None,
     cluster: Cluster | None = None,
+    site: Path | None = None,
 ) -> FastAPI:
     """The app on ``store``; ``pace``: seconds between computer moves; ``settings``: the limits, the public
     address and the trusted proxies (docs/security.md); ``cluster``: one instance of many on Redis
-    (docs/deploy.md)."""
+    (docs/deploy.md); ``site``: the app that plays with no server (``eights.web.site``), served at ``/app/``."""
     settings = settings or Settings()
     limits = settings.limits
     hub = Hub(store, pool, pace=pace, limits=limits, cluster=cluster)
@@ -363,6 +262,9 @@ def create_app(
         return assets.response(name, request)
 
     app.include_router(scorecard_routes(sheets))
+    if site is not None:
+        # compressed: the runtime's 10 MB of WebAssembly travel as 3 (each file once: the app keeps them)
+        app.mount("/app", GZipMiddleware(StaticFiles(directory=str(site), html=True)), name="app")
 
     @app.exception_handler(RequestValidationError)
     async def bad_request(_: Request, exc: RequestValidationError) -> JSONResponse:
@@ -427,14 +329,9 @@ def create_app(
         preset: str = "classic", option: Annotated[list[str] | None, Query()] = None
     ) -> dict[str, Any] | JSONResponse:
         try:
-            options = dict(item.partition("=")[::2] for item in option or [])
-            rules = rules_from(preset, options)
+            return rules_json(preset, option or [])
         except RulesError as exc:
             return JSONResponse({"error": str(exc)}, status_code=400)
-        return {
-            "heading": heading(rules),
-            "sections": [{"title": s.title, "lines": list(s.lines)} for s in describe(rules)],
-        }
 
     @app.post("/api/lab")
     async def lab_start(body: LabAsked, request: Request) -> JSONResponse:
@@ -534,7 +431,7 @@ def create_app(
         except RoomError as exc:
             return refused(exc)
         public = room.public()
-        return {"code": room.code, "phase": public["phase"], "seats": public["seats"]}
+        return {"code": room.code, "phase": public["phase"], "seats": public["seats"], "url": link(room.code)}
 
     @app.get("/api/rooms/{code}/qr.svg", response_model=None)
     async def room_qr(code: str, request: Request) -> Response:

@@ -33,11 +33,12 @@ from eights.web.wire import (
     CLOSE_SLOW as CLOSE_SLOW,
 )
 from eights.web.wire import (
+    VERSION as VERSION,
+)
+from eights.web.wire import (
     error as error,
 )
 
-#: The protocol's version, in ``/api/presets`` and docs/protocol.md.
-VERSION = 1
 #: The largest frame a browser may send, in bytes.
 MAX_FRAME = 4096
 

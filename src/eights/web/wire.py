@@ -5,6 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
+#: The protocol's version, in ``/api/presets`` and docs/protocol.md.
+VERSION = 1
+
 #: The server's close codes (docs/protocol.md): the seat moved to a newer connection (the page does not
 #: reconnect by itself), the room is gone, too many refused messages, a reader too slow, silence, too
 #: many sockets, and the room is played by another instance now (the page reconnects and says hello).

@@ -14,7 +14,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import secrets
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
@@ -25,9 +24,6 @@ from eights.cluster.leases import Cluster
 from eights.store import Store, StoreError
 from eights.store.db import Fenced
 from eights.store.rooms import SavedRoom
-from eights.table import UsageError
-from eights.table.session import check_name
-from eights.tokens import new_token, token_hash
 from eights.web.guard import Guard
 from eights.web.protocol import CLOSE_GONE, CLOSE_MOVED, Hello, Incoming, Ping, error
 from eights.web.queue import QueuePool
@@ -37,15 +33,13 @@ from eights.web.rooms.keeping import EPOCH, Keeping
 from eights.web.rooms.relay import Relays
 from eights.web.rooms.room import Room
 from eights.web.rooms.runner import STAND_IN
-from eights.web.rooms.seats import DEFAULT_AWAY, HERE, OPEN, SeatState, check_table, room_rules
+from eights.web.rooms.seats import DEFAULT_AWAY, OPEN, check_table, new_code, room_rules, table_seats
 from eights.web.settings import Limits
 from eights.web.workers import BotPool, Pool
 
 log = logging.getLogger("eights.web")
 
 #: Room codes: easy to read aloud and type (no 0/O, 1/I/L), and too many to guess: 31**9, 44.6 bits.
-CODE_LETTERS = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
-CODE_LENGTH = 9
 #: The longest code a room has had (codes were 5 letters before; such rooms are still found).
 CODE_MAX = 12
 #: How often expired rooms are looked for, in seconds.
@@ -104,7 +98,7 @@ class Hub:
 
     def new_code(self) -> str:
         while True:
-            code = "".join(secrets.choice(CODE_LETTERS) for _ in range(CODE_LENGTH))
+            code = new_code()
             if code not in self.rooms and not self.keeping.saved.exists(code):
                 return code
 
@@ -149,32 +143,11 @@ class Hub:
         :raises RoomError: ``bad_setup`` or ``bad_name``, naming the problem; ``too_many_rooms`` when the
             server holds all the rooms it may, or the client made its share for now.
         """
-        try:
-            person = check_name(name)
-        except UsageError as exc:
-            raise RoomError("bad_name", str(exc)) from None
         rules = room_rules(preset, options or {})
         if seats is None:
             count = players or min(max(2, rules.min_players), rules.max_players)
             seats = ["me", *([STAND_IN] * (count - 1))] if start else ["me", *([OPEN] * (count - 1))]
-        if seats.count("me") != 1:
-            raise RoomError("bad_setup", 'seats: give "me" once, for the seat of the room\'s creator')
-        if seats.count(HERE) != len(here):
-            raise RoomError("bad_setup", f'seats: {seats.count(HERE)} seats are "here" but {len(here)} names given')
-        token = new_token()
-        states = []
-        locals_ = iter(here)
-        for who in seats:
-            if who == "me":
-                states.append(SeatState("person", person, token=token_hash(token)))
-            elif who == HERE:
-                local_name, local_token = next(locals_)
-                try:
-                    states.append(SeatState("person", check_name(local_name), token=token_hash(local_token)))
-                except UsageError as exc:
-                    raise RoomError("bad_name", str(exc)) from None
-            else:
-                states.append(SeatState.of(who))
+        states, token = table_seats(name, seats, here)
         check_table(rules, states, players, self.limits)
         if start and any(s.kind == OPEN for s in states):
             raise RoomError("bad_setup", "seats: a game that starts at once cannot have open seats")

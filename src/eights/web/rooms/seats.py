@@ -3,16 +3,24 @@
 
 from __future__ import annotations
 
+import secrets
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
 from eights.bots import LEVELS
 from eights.names import HUMAN
 from eights.rules import PRESETS, RulesError, RuleSet, load_preset
+from eights.table import UsageError
+from eights.table.session import check_name
+from eights.tokens import new_token, token_hash
 from eights.web.rooms.connection import Connection
 from eights.web.rooms.errors import RoomError
 
 DEFAULT_AWAY = 60
+#: A room's code: letters and digits that cannot be taken for one another.
+CODE_LETTERS = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
+CODE_LENGTH = 9
 OPEN = "open"
 #: A seat for a person on the creator's device (pass and play).
 HERE = "here"
@@ -35,6 +43,11 @@ class RoomLimits(Protocol):
     def max_hand_size(self) -> int:
         """Cards dealt to one hand, in any round."""
         ...
+
+
+def new_code() -> str:
+    """A new room's code (random: a code cannot be guessed from another)."""
+    return "".join(secrets.choice(CODE_LETTERS) for _ in range(CODE_LENGTH))
 
 
 def web_seat(who: str) -> str:
@@ -130,3 +143,34 @@ class SeatState:
                 'seats: a person takes an open seat; give "open", "here" (on this device) or a computer level',
             )
         return cls("computer", level=web_seat(who))
+
+
+def table_seats(name: str, seats: Sequence[str], here: Sequence[tuple[str, str]] = ()) -> tuple[list[SeatState], str]:
+    """A new room's seats, its creator (``name``) at the one given as ``"me"`` under a new seat token, and that
+    token. ``here``: a (name, token) for each seat given as ``"here"``, in seat order (pass and play).
+
+    :raises RoomError: ``bad_setup`` or ``bad_name``, naming the problem.
+    """
+    try:
+        person = check_name(name)
+    except UsageError as exc:
+        raise RoomError("bad_name", str(exc)) from None
+    if list(seats).count("me") != 1:
+        raise RoomError("bad_setup", 'seats: give "me" once, for the seat of the room\'s creator')
+    if list(seats).count(HERE) != len(here):
+        raise RoomError("bad_setup", f'seats: {list(seats).count(HERE)} seats are "here" but {len(here)} names given')
+    token = new_token()
+    states = []
+    locals_ = iter(here)
+    for who in seats:
+        if who == "me":
+            states.append(SeatState("person", person, token=token_hash(token)))
+        elif who == HERE:
+            local_name, local_token = next(locals_)
+            try:
+                states.append(SeatState("person", check_name(local_name), token=token_hash(local_token)))
+            except UsageError as exc:
+                raise RoomError("bad_name", str(exc)) from None
+        else:
+            states.append(SeatState.of(who))
+    return states, token

@@ -6,6 +6,7 @@ import { $, button, el, flash, saved } from "./dom.js";
 import { closeDialog, keysDialog, rulesDialog, setUpDialog } from "./dialogs.js";
 import { drawLobby, redrawLobby } from "./lobby.js";
 import { connect } from "./net.js";
+import { APP, connectLocal, request, startLocal } from "./local.js";
 import { showHome } from "./setup.js";
 import { closeReview, reviewKey, reviewing } from "./review.js";
 import { drawTable, setUpHandKeys } from "./table.js";
@@ -35,7 +36,7 @@ const ui = {
 /** A connection of this page to the room, with the seat it holds and what the server last sent it. */
 function openView(code, token) {
   const view = { seat: null, state: null, log: { from: 0, lines: [] }, net: null };
-  view.net = connect({
+  view.net = (APP ? connectLocal : connect)({
     hello: () => ({ type: "hello", room: code, token: token() }),
     onMessage: (message) => receive(view, message),
     onStatus: (what) => status(view, what),
@@ -53,8 +54,9 @@ function openRoom(code) {
     history.replaceState(null, "", location.pathname);
   }
   if (saved.token(code)) saved.remember(code); // a seat here: offered again on the home page (Continue)
+  $("home").hidden = true;
   $("room").hidden = false;
-  $("room-note").textContent = `Opening room ${code}…`;
+  $("room-note").textContent = APP ? "Dealing…" : `Opening room ${code}…`;
   show(openView(code, () => saved.token(code)));
   for (const { token } of saved.here(code)) openView(code, () => token);
 }
@@ -198,7 +200,7 @@ function refused({ code, message }) {
 
 function homeLink() {
   const link = el("a", "Start a new game");
-  link.href = "/";
+  link.href = APP ? "./" : "/";
   return link;
 }
 
@@ -256,7 +258,8 @@ function draw() {
     drawTable(ui, act, send);
     const t = state.table;
     const yours = t.legal.length > 0;
-    document.title = `${yours ? "Your turn" : t.result ? "Game over" : "Crazy Eights"} · ${state.room.code}`;
+    const where = APP ? "Eights" : state.room.code;
+    document.title = `${yours ? "Your turn" : t.result ? "Game over" : "Crazy Eights"} · ${where}`;
   }
 }
 
@@ -319,12 +322,17 @@ function keys(event) {
 
 // ----- start -------------------------------------------------------------------------------------------
 
-async function main() {
+/** What the table's page and the app's both set up first: the dialog, the keys, the pass-the-phone screen. */
+function setUp() {
   setUpDialog();
   setUpHandKeys();
   document.addEventListener("keydown", keys);
   $("keys-button").addEventListener("click", keysDialog);
   $("pass-ready").addEventListener("click", ready);
+}
+
+async function main() {
+  setUp();
   const room = location.pathname.match(/^\/r\/([A-Za-z0-9]{1,16})\/?$/);
   // a room's page connects at once: only its lobby needs the catalog, drawn once both are here
   const catalog = fetch("/api/presets").then((answer) => answer.json());
@@ -339,4 +347,84 @@ async function main() {
   else showHome(ui.catalog);
 }
 
-main();
+/** The app (`eights site`): drawn at once, its own Python started after, with a bar the first time; then the
+ * home page with the games kept on this device (Continue) and, when its server answers, rooms with friends. */
+async function appMain() {
+  setUp();
+  $("brand").href = "./";
+  navigator.serviceWorker?.register("./app-sw.js").catch(() => {}); // (not on plain http from afar: it plays online)
+  const loading = $("loading");
+  loading.hidden = false;
+  const pace = Number(new URLSearchParams(location.search).get("pace") ?? 0.7);
+  const server = fetch(new URL("/api/presets", location.origin), { cache: "no-store" })
+    .then((answer) => answer.ok && (answer.headers.get("Content-Type") || "").includes("json"))
+    .catch(() => false);
+  try {
+    await startLocal(({ step, of, words }) => {
+      $("loading-bar").max = of;
+      $("loading-bar").value = step;
+      $("loading-words").textContent = words;
+    }, Number.isFinite(pace) ? pace : 0.7);
+    ui.catalog = await (await request("/api/presets")).json();
+  } catch (problem) {
+    $("loading-words").textContent = `The game could not start here: ${problem.message}`;
+    return;
+  }
+  loading.hidden = true;
+  const matches = await (await request("/api/matches")).json();
+  const online = await server;
+  $("keep-score").parentElement.hidden = !online; // the score sheet is the server's
+  showHome(ui.catalog, { openHere: (code) => openRoom(code), server: online });
+  drawSaved(matches);
+  $("watch").hidden = false;
+  $("watch-file").addEventListener("change", async () => {
+    const file = $("watch-file").files[0];
+    if (!file) return;
+    const answer = await request("/api/watch", { method: "POST", body: await file.text() });
+    const body = await answer.json();
+    if (!answer.ok) flash(body.error);
+    else openRoom(body.code); // as a spectator: every hand stays hidden, the moves come at the table's pace
+  });
+}
+
+/** The games kept on this device: Continue one not over; see how the others ended, and their records. */
+function drawSaved(matches) {
+  const box = $("saved-games");
+  if (!matches.length) return;
+  const list = el("ul", null, "saved-list");
+  for (const match of matches.slice(0, 10)) {
+    const item = el("li");
+    const when = match.updated ? new Date(match.updated * 1000).toLocaleString() : "";
+    const who = match.names.join(", ");
+    const how = match.phase === "over" && match.result
+      ? `won by ${match.result.winners.map((seat) => match.names[seat]).join(" and ")}`
+      : `${match.moves} moves so far`;
+    item.append(el("span", `${match.title} · ${who} · ${how} · ${when}`));
+    const tokens = match.tokens;
+    const mine = tokens[String(match.host_seat)];
+    const take = () => {
+      saved.setToken(match.code, mine);
+      const here = Object.entries(tokens).filter(([seat]) => seat !== String(match.host_seat));
+      saved.setHere(match.code, here.map(([seat, token]) => ({ seat: Number(seat), token })));
+    };
+    if (match.phase !== "over") {
+      const go = button("Continue", () => {
+        take();
+        openRoom(match.code);
+      }, "primary");
+      go.classList.add("continue");
+      item.append(" ", go);
+    } else {
+      item.append(" ", button("Look", () => {
+        take();
+        openRoom(match.code);
+      }));
+    }
+    list.append(item);
+  }
+  box.replaceChildren(el("h2", "Games on this device"), list);
+  box.hidden = false;
+}
+
+if (APP) appMain();
+else main();

@@ -2,7 +2,7 @@
 // symbol, as text, so it reads at any size and is what the card's text says), pips or a court figure, and
 // each joker its own picture (the Guarantee Joker in gold with a shield, the plain one in purple with a
 // jester's star). Suits keep their symbol and their colour; the colours come from the page's style (two
-// colours, or four with the four-colour deck). The back is /static/back.svg, a CSS background.
+// colours, or four with the four-colour deck). The back is back.svg beside the style sheet, a CSS background.
 
 import { el } from "./dom.js";
 

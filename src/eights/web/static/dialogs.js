@@ -4,6 +4,7 @@
 
 import { $, button, copy, el } from "./dom.js";
 import { renderSVG } from "./vendor/uqr.js";
+import { request } from "./local.js";
 
 const SUIT_WORDS = { C: "clubs", D: "diamonds", H: "hearts", S: "spades" };
 const SUIT_SYMBOLS = { C: "♣", D: "♦", H: "♥", S: "♠" };
@@ -99,7 +100,7 @@ export async function rulesDialog(preset, options) {
   for (const option of options) query.append("option", option);
   let body;
   try {
-    const answer = await fetch(`/api/rules?${query}`);
+    const answer = await request(`/api/rules?${query}`);
     const rules = await answer.json();
     if (!answer.ok) throw new Error(rules.error || "the rules could not be read");
     body = [el("p", rules.heading, "about")];

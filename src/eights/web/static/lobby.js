@@ -28,16 +28,40 @@ function configOf(catalog, room) {
 const seatWords = (s) =>
   s.kind === "open" ? "open seat" : s.kind === "computer" ? `computer (${s.level})` : `${s.name}${s.connected ? "" : " (away)"}`;
 
+let shared = null; // the room whose link is shown
+
+/** The room's link (the server's, as its QR code carries it), and a warning when it opens on this machine only. */
+function share(key, link, host) {
+  if (shared !== key) return;
+  const nodes = [
+    el("h2", host ? "Invite your friends" : "Invite others"),
+    el("p", host ? "They scan the code, open this link, or type the room's code on the home page:" : "Others join with this link, or with the code on the home page:"),
+    linkRow(link, "Copied: send it to your friends."),
+  ];
+  if (["localhost", "127.0.0.1", "[::1]"].includes(new URL(link).hostname)) {
+    const words = "This link and its QR code open on this machine only: to play from other phones, start the server with " +
+      "eights serve --host 0.0.0.0 (or give --public-url the address they reach it at).";
+    const warning = el("p", words, "warning");
+    warning.id = "lobby-local";
+    nodes.push(warning);
+  }
+  $("lobby-share").replaceChildren(...nodes);
+}
+
 /** Draw the lobby of `state.room` for this seat (null: not seated) with `send` to talk to the server. */
 export function drawLobby({ catalog, state, seat, send }) {
   const room = state.room;
   const host = seat !== null && seat === room.host_seat;
   $("lobby-code").textContent = room.code;
-  $("lobby-share").replaceChildren(
-    el("h2", host ? "Invite your friends" : "Invite others"),
-    el("p", host ? "They scan the code, open this link, or type the room's code on the home page:" : "Others join with this link, or with the code on the home page:"),
-    linkRow(`${location.origin}/r/${room.code}`, "Copied: send it to your friends."),
-  );
+  const key = `${room.code}:${host}`;
+  if (shared !== key) {
+    shared = key;
+    share(key, `${location.origin}/r/${room.code}`, host);
+    fetch(`/api/rooms/${room.code}`)
+      .then((answer) => answer.json())
+      .then((info) => info.url && share(key, info.url, host))
+      .catch(() => {});
+  }
   // the QR code is for the host to show friends; a friend's phone, already here, is shown its seat instead
   const qr = $("lobby-qr");
   qr.hidden = !host;

@@ -6,6 +6,7 @@ import { $, button, el, keepingFocus, labelled, saved, select } from "./dom.js";
 import { cardFace } from "./cards.js";
 import { rulesDialog } from "./dialogs.js";
 import { labPanel } from "./lab.js";
+import { APP, request } from "./local.js";
 
 let moreOpen = false; // "House rules" stays open across redraws
 
@@ -82,7 +83,7 @@ export function rulesForm({ catalog, config, prefix, newSeat, change }, between 
   }
   for (const group of groups.values()) if (group) more.append(group);
   if (main.children.length > 1) form.append(main);
-  form.append(more, labPanel(prefix, config));
+  form.append(more, ...(APP ? [] : [labPanel(prefix, config)])); // a lab runs on the server
   return form;
 }
 
@@ -199,8 +200,10 @@ export const levelChoices = (catalog) => catalog.levels.map((level) => [level, `
 // ----- the home page -----------------------------------------------------------------------------------
 
 /** The home page: Continue (the games this browser holds a seat in), your name, the games as cards, Play
- * now and Make a room, the setup (who plays, the rules, the house rules), and Join. */
-export function showHome(catalog) {
+ * now and Make a room, the setup (who plays, the rules, the house rules), and Join. In the app,
+ * `openHere(code)` opens a game of the app's own Python (a room with friends needs the server: `server`
+ * says whether it answers). */
+export function showHome(catalog, { openHere = null, server = true } = {}) {
   $("home").hidden = false;
   $("name").value = saved.name();
   let config = freshConfig(catalog, catalog.presets[0].name, (i) => (i === 0 ? "me" : "normal"));
@@ -257,13 +260,17 @@ export function showHome(catalog) {
   $("new-game").addEventListener("submit", (event) => {
     event.preventDefault();
     const here = config.seats.map((who, i) => (who === "here" ? (names[i] ?? `Player ${i + 1}`).trim() : null));
-    create(config, config.seats, true, here.filter((name) => name !== null));
+    create(config, config.seats, true, here.filter((name) => name !== null), openHere);
   });
   $("new-room").addEventListener("click", () => create(config, config.seats.map((s, i) => (i === 0 ? "me" : "open")), false));
+  if (APP && !server) {
+    $("new-room").disabled = $("join").querySelector("button").disabled = true;
+    $("new-room").after(el("p", "Rooms with friends on their own phones need the server (eights serve), which cannot be reached now. Games against the computer and passing the phone work here with no network.", "warning"));
+  }
   $("join").addEventListener("submit", (event) => {
     event.preventDefault();
     const code = $("join-code").value.trim().toUpperCase();
-    if (code) location.assign(`/r/${encodeURIComponent(code)}`);
+    if (code) location.assign(new URL(`/r/${encodeURIComponent(code)}`, location.origin));
   });
 }
 
@@ -302,8 +309,9 @@ async function showContinue() {
   $("continue").hidden = items.length === 0;
 }
 
-/** POST /api/rooms (`names`: those of the seats "here"), keep the seat tokens, and open the room. */
-async function create(config, seats, start, names = []) {
+/** POST /api/rooms (`names`: those of the seats "here"), keep the seat tokens, and open the room: in the app, a
+ * game against the computer is the app's own (`openHere`); a room with friends is the server's. */
+async function create(config, seats, start, names = [], openHere = null) {
   const typed = $("name").value.trim();
   if (typed) saved.setName(typed);
   const name = typed || "Player 1"; // Play now with no name typed: a name that still reads well
@@ -312,7 +320,8 @@ async function create(config, seats, start, names = []) {
   let answer;
   let body;
   try {
-    answer = await fetch("/api/rooms", {
+    const here = APP && start;
+    answer = await (here ? request : fetch)(here ? "/api/rooms" : new URL("/api/rooms", location.origin), {
       method: "POST",
       headers: { "Content-Type": "application/json" },
       body: JSON.stringify({ name, preset: config.preset, options: config.options, players: seats.length, seats, names, start }),
@@ -328,5 +337,6 @@ async function create(config, seats, start, names = []) {
   }
   saved.setToken(body.code, body.token);
   saved.setHere(body.code, body.here || []); // the seats of the people here: a WebSocket each at the table
-  location.assign(`/r/${body.code}`);
+  if (APP && start) openHere(body.code);
+  else location.assign(new URL(`/r/${body.code}`, location.origin));
 }

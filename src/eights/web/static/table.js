@@ -9,6 +9,7 @@ import { showChanges } from "./motion.js";
 import { setSound, soundOn } from "./sound.js";
 import { reviewButton } from "./review.js";
 import { drawCentre, drawSeats, fanOut } from "./felt.js";
+import { APP, request } from "./local.js";
 import {
   anotherDeviceDialog,
   closeDialog,
@@ -272,7 +273,7 @@ function drawTools(ui, send) {
     document.documentElement.classList.toggle("four-colour", on);
   }));
   tools.push(toggle("tool-sound", "Sound", soundOn, setSound));
-  if (t.seat !== null) {
+  if (t.seat !== null && !APP) {
     const token = seatToken(room, t);
     const device = button("Open my seat on another device", () => anotherDeviceDialog(room.code, token));
     device.id = "tool-device";
@@ -308,7 +309,7 @@ function toggle(id, words, isOn, set) {
 
 /** The finished match's record as a file (`eights replay` reads it), asked for with the seat's token. */
 async function downloadRecord(code, token) {
-  const answer = await fetch(`/api/rooms/${code}/record`, { headers: { "X-Seat-Token": token || "" } });
+  const answer = await request(`/api/rooms/${code}/record`, { headers: { "X-Seat-Token": token || "" } });
   if (!answer.ok) {
     const { error } = await answer.json().catch(() => ({ error: "the record could not be had" }));
     flash(error);
@@ -346,7 +347,7 @@ function drawResult(ui, room, t, act, send) {
     parts.push(el("p", "Everyone at this phone: each sees their hand and reviews their own decisions.", "about"), people);
   }
   const buttons = el("div", null, "buttons");
-  if (t.seat !== null) buttons.append(reviewButton(room.code, seatToken(room, t), room, () => drawTable(ui, act, send)));
+  if (t.seat !== null && !APP) buttons.append(reviewButton(room.code, seatToken(room, t), room, () => drawTable(ui, act, send)));
   if (host) {
     const again = button("Rematch", () => send({ type: "rematch" }), "primary");
     again.id = "rematch";
@@ -355,7 +356,7 @@ function drawResult(ui, room, t, act, send) {
     parts.push(el("p", "The host may start a rematch at this table.", "about"));
   }
   const home = el("a", "New game", "button-link");
-  home.href = "/";
+  home.href = APP ? "./" : "/";
   buttons.append(home);
   parts.push(buttons);
   keepingFocus(() => box.replaceChildren(...parts));
