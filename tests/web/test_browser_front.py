@@ -30,7 +30,7 @@ def test_a_reinstall_while_the_server_runs_breaks_no_page(chromium: Any, tmp_pat
     again (here: removed, and one written back changed). Every page and file is served as before, the page
     still plays, and a browser's copy is confirmed by its ETag (304) instead of sent again."""
     installed = tmp_path / "site" / "eights"
-    shutil.copytree(Path(__file__).parent.parent / "src" / "eights", installed)
+    shutil.copytree(Path(__file__).resolve().parents[2] / "src" / "eights", installed)
     server = LiveServer(tmp_path / "served.db", source=installed)
     try:
         status, page, _ = fetched(f"{server.base}/")

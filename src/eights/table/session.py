@@ -282,8 +282,8 @@ class MatchLog(Protocol):
         ...
 
     @property
-    def match_id(self) -> int:
-        """The match's number where it is kept."""
+    def match_id(self) -> int | None:
+        """The match's number where it is kept (None where matches are not numbered: a browser's)."""
         ...
 
 

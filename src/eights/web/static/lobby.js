@@ -53,13 +53,13 @@ export function drawLobby({ catalog, state, seat, send }) {
   const room = state.room;
   const host = seat !== null && seat === room.host_seat;
   $("lobby-code").textContent = room.code;
-  const key = `${room.code}:${host}`;
-  if (shared !== key) {
-    shared = key;
-    share(key, `${location.origin}/r/${room.code}`, host);
+  const shareKey = `${room.code}:${host}`;
+  if (shared !== shareKey) {
+    shared = shareKey;
+    share(shareKey, `${location.origin}/r/${room.code}`, host);
     fetch(`/api/rooms/${room.code}`)
       .then((answer) => answer.json())
-      .then((info) => info.url && share(key, info.url, host))
+      .then((info) => info.url && share(shareKey, info.url, host))
       .catch(() => {});
   }
   // the QR code is for the host to show friends; a friend's phone, already here, is shown its seat instead
