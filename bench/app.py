@@ -160,7 +160,7 @@ def ready(page: Any) -> None:
 def deal(page: Any) -> float:
     """Start a game at once from the home page; the page's clock when its hand is drawn."""
     page.fill("#name", "Ann")
-    page.click("#play-computer")
+    page.click("#play-now")
     page.wait_for_selector("#hand .card", timeout=PATIENCE * 1000)
     drawn: float = page.evaluate("() => performance.now()")
     return drawn

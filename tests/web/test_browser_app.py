@@ -96,7 +96,7 @@ def start_game(page: Any, preset: str, players: int, options: dict[str, str], se
         else:
             page.fill(field, value)
             page.press(field, "Tab")
-    page.click("#play-computer")
+    page.click("#play-now")
     page.wait_for_selector("#hand .card, #pass:not([hidden])", timeout=WAIT)
 
 
