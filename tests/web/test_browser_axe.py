@@ -1,4 +1,4 @@
-"""axe-core 4 on every page of the web server, in a real browser (tests/axe.py): the home page, a room's lobby
+"""axe-core 4 on every page of the web server, in a real browser (tests/support/axe.py): the home page, a room's lobby
 (the host's and a friend's), the table, the review, the score sheet and the lab's charts, each on a phone
 and a desktop. Any serious or critical finding fails."""
 
@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 
-from tests.axe import AxeUnavailable, assert_no_findings, axe_source
-from tests.browser import DESKTOP, PATIENCE, PHONE, LiveServer, new_game
-from tests.extras import missing
+from tests.support.axe import AxeUnavailable, assert_no_findings, axe_source
+from tests.support.browser import DESKTOP, PATIENCE, PHONE, LiveServer, new_game
+from tests.support.extras import missing
 from tests.test_browser_lab import CHARTS, SMALL
 from tests.test_browser_scorecard import start_sheet
 from tests.test_browser_table import Watched, play

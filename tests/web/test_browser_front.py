@@ -1,4 +1,4 @@
-"""The front door in a real browser against a real server (tests/browser.py): the home page and the lobby on
+"""The front door in a real browser against a real server (tests/support/browser.py): the home page and the lobby on
 a phone and a desktop, Continue for a game left through the home page, and a server whose installed files
 are pulled from under it (a reinstall while it runs)."""
 
@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from eights.web.app import presets_json
-from tests.browser import DESKTOP, PATIENCE, PHONE, LiveServer, new_game
+from tests.support.browser import DESKTOP, PATIENCE, PHONE, LiveServer, new_game
 from tests.test_browser_table import Watched, play
 
 

@@ -1,4 +1,4 @@
-"""Pass and play on one phone to the match's end, in a real browser against a real server (tests/browser.py):
+"""Pass and play on one phone to the match's end, in a real browser against a real server (tests/support/browser.py):
 no card flies over the pass-the-phone screen; at the end the screen is the host's, with her Rematch; each
 person here puts their own result on screen and reviews their own decisions; the rematch deals again."""
 
@@ -7,7 +7,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from tests.browser import PATIENCE, PHONE, LiveServer
+from tests.support.browser import PATIENCE, PHONE, LiveServer
 from tests.test_browser_table import Watched
 
 #: Counts, from the page's start, the changes after which a card is in flight while the pass-the-phone
