@@ -12,9 +12,9 @@ import pytest
 from tests.support.axe import AxeUnavailable, assert_no_findings, axe_source
 from tests.support.browser import DESKTOP, PATIENCE, PHONE, LiveServer, new_game
 from tests.support.extras import missing
-from tests.test_browser_lab import CHARTS, SMALL
-from tests.test_browser_scorecard import start_sheet
-from tests.test_browser_table import Watched, play
+from tests.web.test_browser_lab import CHARTS, SMALL
+from tests.web.test_browser_scorecard import start_sheet
+from tests.web.test_browser_table import Watched, play
 
 DEVICES = pytest.mark.parametrize("device", [PHONE, DESKTOP], ids=["phone", "desktop"])
 

@@ -13,7 +13,7 @@ import pytest
 
 from eights.web.app import presets_json
 from tests.support.browser import DESKTOP, PATIENCE, PHONE, LiveServer, new_game
-from tests.test_browser_table import Watched, play
+from tests.web.test_browser_table import Watched, play
 
 
 def fetched(url: str, etag: str | None = None) -> tuple[int, bytes, str | None]:
@@ -25,20 +25,28 @@ def fetched(url: str, etag: str | None = None) -> tuple[int, bytes, str | None]:
         return answer.code, answer.read(), answer.headers.get("ETag")
 
 
+#: The score sheet's own addresses, served from the same files.
+SHEET_PATHS = ("/scorecard", "/s/ABC123", "/scorecard-sw.js", "/scorecard.webmanifest")
+
+
 def test_a_reinstall_while_the_server_runs_breaks_no_page(chromium: Any, tmp_path: Path) -> None:
     """The server runs from an installed copy of the package; a reinstall removes its files and writes them
     again (here: removed, and one written back changed). Every page and file is served as before, the page
     still plays, and a browser's copy is confirmed by its ETag (304) instead of sent again."""
     installed = tmp_path / "site" / "eights"
-    shutil.copytree(Path(__file__).parent.parent / "src" / "eights", installed)
+    shutil.copytree(Path(__file__).resolve().parents[2] / "src" / "eights", installed)
     server = LiveServer(tmp_path / "served.db", source=installed)
     try:
         status, page, _ = fetched(f"{server.base}/")
         assert status == 200
         status, script, etag = fetched(f"{server.base}/static/app.js")
         assert status == 200 and etag
+        sheet_pages = {path: fetched(f"{server.base}{path}")[:2] for path in SHEET_PATHS}
+        assert all(status == 200 for status, _ in sheet_pages.values())
         shutil.rmtree(installed / "web" / "static")  # the reinstall's uninstall, mid-way
         assert fetched(f"{server.base}/")[:2] == (200, page)
+        for path, answer in sheet_pages.items():  # the score sheet's page, worker and manifest too
+            assert fetched(f"{server.base}{path}")[:2] == answer, path
         assert fetched(f"{server.base}/static/app.js")[:2] == (200, script)
         assert fetched(f"{server.base}/static/app.js", etag)[0] == 304
         assert fetched(f"{server.base}/static/nothing.js")[0] == 404

@@ -8,7 +8,7 @@ import time
 from typing import Any
 
 from tests.support.browser import PATIENCE, PHONE, LiveServer
-from tests.test_browser_table import Watched
+from tests.web.test_browser_table import Watched
 
 #: Counts, from the page's start, the changes after which a card is in flight while the pass-the-phone
 #: screen shows.

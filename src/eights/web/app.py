@@ -362,7 +362,7 @@ def create_app(
     async def static(name: str, request: Request) -> Response:
         return assets.response(name, request)
 
-    app.include_router(scorecard_routes(sheets))
+    app.include_router(scorecard_routes(sheets, assets))
 
     @app.exception_handler(RequestValidationError)
     async def bad_request(_: Request, exc: RequestValidationError) -> JSONResponse:
