@@ -97,9 +97,11 @@ def test_resume_takes_up_any_unfinished_match_by_its_number(tmp_path: Path) -> N
     listed = runner.invoke(app, ["history", "--db", db], env={"COLUMNS": "200"}).stdout
     assert "eights play --resume ID" in listed
     first = runner.invoke(app, ["play", "--plain", "--resume", "1", "--db", db], input="quit\ny\n")
-    assert first.exit_code == 0 and first.stdout.startswith("Classic Crazy Eights (classic)"), first.output
+    said = first.stdout.splitlines()
+    assert first.exit_code == 0 and said[0].startswith("Taking up match 1 in "), first.output
+    assert said[1].startswith("Classic Crazy Eights (classic)"), first.output
     last = runner.invoke(app, ["play", "--plain", "--resume", "--db", db], input="quit\ny\n")
-    assert last.exit_code == 0 and last.stdout.startswith("Race"), last.output
+    assert last.exit_code == 0 and last.stdout.splitlines()[1].startswith("Race"), last.output
     assert "there is no match 9" in one_line(["play", "--plain", "--resume", "9", "--db", db])
     assert "give a match's number" in one_line(["play", "--plain", "--resume", "x", "--db", db])
     assert "goes with --resume" in one_line(["play", "--plain", "2", "--db", db])

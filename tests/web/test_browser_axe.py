@@ -1,4 +1,4 @@
-"""axe-core 4 on every page of the web server, in a real browser (tests/axe.py): the home page, a room's lobby
+"""axe-core 4 on every page of the web server, in a real browser (tests/support/axe.py): the home page, a room's lobby
 (the host's and a friend's), the table, the review, the score sheet and the lab's charts, each on a phone
 and a desktop. Any serious or critical finding fails."""
 

@@ -25,6 +25,10 @@ def fetched(url: str, etag: str | None = None) -> tuple[int, bytes, str | None]:
         return answer.code, answer.read(), answer.headers.get("ETag")
 
 
+#: The score sheet's own addresses, served from the same files.
+SHEET_PATHS = ("/scorecard", "/s/ABC123", "/scorecard-sw.js", "/scorecard.webmanifest")
+
+
 def test_a_reinstall_while_the_server_runs_breaks_no_page(chromium: Any, tmp_path: Path) -> None:
     """The server runs from an installed copy of the package; a reinstall removes its files and writes them
     again (here: removed, and one written back changed). Every page and file is served as before, the page
@@ -37,8 +41,12 @@ def test_a_reinstall_while_the_server_runs_breaks_no_page(chromium: Any, tmp_pat
         assert status == 200
         status, script, etag = fetched(f"{server.base}/static/app.js")
         assert status == 200 and etag
+        sheet_pages = {path: fetched(f"{server.base}{path}")[:2] for path in SHEET_PATHS}
+        assert all(status == 200 for status, _ in sheet_pages.values())
         shutil.rmtree(installed / "web" / "static")  # the reinstall's uninstall, mid-way
         assert fetched(f"{server.base}/")[:2] == (200, page)
+        for path, answer in sheet_pages.items():  # the score sheet's page, worker and manifest too
+            assert fetched(f"{server.base}{path}")[:2] == answer, path
         assert fetched(f"{server.base}/static/app.js")[:2] == (200, script)
         assert fetched(f"{server.base}/static/app.js", etag)[0] == 304
         assert fetched(f"{server.base}/static/nothing.js")[0] == 404

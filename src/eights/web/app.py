@@ -261,7 +261,7 @@ def create_app(
     async def static(name: str, request: Request) -> Response:
         return assets.response(name, request)
 
-    app.include_router(scorecard_routes(sheets))
+    app.include_router(scorecard_routes(sheets, assets))
     if site is not None:
         # compressed: the runtime's 10 MB of WebAssembly travel as 3 (each file once: the app keeps them)
         app.mount("/app", GZipMiddleware(StaticFiles(directory=str(site), html=True)), name="app")

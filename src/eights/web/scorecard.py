@@ -30,12 +30,11 @@ from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from importlib import resources
 from typing import Annotated, Any
 from urllib.parse import urlencode
 
 from fastapi import APIRouter, Query, Request, WebSocket, WebSocketDisconnect
-from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
 
 from eights.rules import RulesError, RuleSet
@@ -54,16 +53,11 @@ from eights.scorecard.scoring import pack_list, scoring_data
 from eights.store import StoreError
 from eights.store.db import now
 from eights.store.sheets import NoSuchSheet, NotAllowed, SharedSheet, Sheets, StaleSheet
+from eights.web.assets import Assets
 from eights.web.rooms.registry import SWEEP_EVERY
 from eights.web.rooms.seats import rules_from
 from eights.web.settings import Limits
 
-STATIC = resources.files("eights.web") / "static"
-PAGE = STATIC / "scorecard.html"
-#: The service worker that keeps the sheet working offline; served from the root so that its scope
-#: covers /scorecard, /s/CODE and the API (no Service-Worker-Allowed needed).
-WORKER = STATIC / "scorecard-sw.js"
-MANIFEST = STATIC / "scorecard.webmanifest"
 #: Seconds between looks at the store for changes made elsewhere (``eights scorecard round`` on the same database).
 POLL = 5.0
 #: Sheets whose view is kept (the ones looked at last); another's is made again when asked for.
@@ -367,29 +361,29 @@ class SheetDesk:
             self._sweeper.cancel()
 
 
-def scorecard_routes(desk: SheetDesk) -> APIRouter:
-    """The scorecard's routes, on ``desk``'s sheets."""
+def scorecard_routes(desk: SheetDesk, assets: Assets) -> APIRouter:
+    """The scorecard's routes, on ``desk``'s sheets; its page, service worker and manifest from ``assets`` (read
+    when the server started, so a reinstall cannot take them away)."""
     router = APIRouter()
     sheets, watchers = desk.sheets, desk.watchers
 
-    def page() -> FileResponse:
-        return FileResponse(str(PAGE), media_type="text/html")
-
     @router.get("/scorecard", include_in_schema=False)
-    async def start_page() -> FileResponse:
-        return page()
+    async def start_page(request: Request) -> Response:
+        return assets.response("scorecard.html", request)
 
     @router.get("/s/{code}", include_in_schema=False)
-    async def sheet_page(code: str) -> FileResponse:
-        return page()
+    async def sheet_page(code: str, request: Request) -> Response:
+        return assets.response("scorecard.html", request)
 
+    # The service worker that keeps the sheet working offline, served from the root so that its scope covers
+    # /scorecard, /s/CODE and the API (no Service-Worker-Allowed needed).
     @router.get("/scorecard-sw.js", include_in_schema=False)
-    async def worker() -> FileResponse:
-        return FileResponse(str(WORKER), media_type="text/javascript", headers={"Cache-Control": "no-cache"})
+    async def worker(request: Request) -> Response:
+        return assets.response("scorecard-sw.js", request)
 
     @router.get("/scorecard.webmanifest", include_in_schema=False)
-    async def manifest() -> FileResponse:
-        return FileResponse(str(MANIFEST), media_type="application/manifest+json")
+    async def manifest(request: Request) -> Response:
+        return assets.response("scorecard.webmanifest", request)
 
     @router.get("/api/scoring", response_model=None)
     async def scoring(
