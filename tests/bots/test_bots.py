@@ -316,7 +316,7 @@ def test_invalid_budgets_are_refused(budget, message):
 
 
 def test_make_bot_names_the_valid_levels_and_refuses_misplaced_budgets():
-    with pytest.raises(ValueError, match="unknown bot level 'wizard'; valid: easy, normal, hard, expert"):
+    with pytest.raises(ValueError, match="unknown bot level 'wizard'; valid: easy, normal, learned, hard, expert"):
         make_bot("wizard")
     with pytest.raises(ValueError, match="the easy level does not search: it takes no budget"):
         make_bot("easy", 1, iterations=5)

@@ -227,7 +227,7 @@ def test_evaluate_takes_level_specs_and_a_seeded_evaluation_replays_exactly() ->
     assert traces[0] == traces[1] and len(traces[0]) > 10
     assert results[0]["level"] == "hard@25" and results[0]["capped"] == 0
     assert evaluate(random_policy(0), players=2, level="expert@20", games=1)["games"] == 1
-    with pytest.raises(BotSpecError, match="unknown bot 'wizard'; valid levels: easy, normal, hard, expert"):
+    with pytest.raises(BotSpecError, match="unknown bot 'wizard'; valid levels: easy, normal, learned, hard, expert"):
         evaluate(random_policy(0), level="wizard", games=1)
 
 

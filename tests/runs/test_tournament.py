@@ -199,9 +199,13 @@ def test_run_tournament_seats_entrants_in_turn_and_rotates_them():
 
 def test_run_tournament_refuses_what_cannot_be_played():
     classic = load_preset("classic")
-    with pytest.raises(TournamentError, match=r"it needs at least 2 \(given none\).*levels: easy, normal, hard"):
+    with pytest.raises(
+        TournamentError, match=r"it needs at least 2 \(given none\).*levels: easy, normal, learned, hard"
+    ):
         run_tournament(classic, 2, [], 2)
-    with pytest.raises(TournamentError, match="unknown bot 'wizard'; valid levels: easy, normal, hard, expert"):
+    with pytest.raises(
+        TournamentError, match="unknown bot 'wizard'; valid levels: easy, normal, learned, hard, expert"
+    ):
         run_tournament(classic, 2, ["wizard"], 2)
     with pytest.raises(TournamentError, match="3 bots cannot share 2 seats: give at most 2 bots"):
         run_tournament(classic, 2, ["easy", "normal", "hard"], 2)
@@ -254,7 +258,7 @@ def test_parse_bot_reads_level_and_budget(spec, parsed):
 @pytest.mark.parametrize(
     ("spec", "message"),
     [
-        ("wizard", "unknown bot 'wizard'; valid levels: easy, normal, hard, expert"),
+        ("wizard", "unknown bot 'wizard'; valid levels: easy, normal, learned, hard, expert"),
         ("hard@", "bot 'hard@': '' is not a budget; give a whole number of iterations \\(hard@500\\) or seconds"),
         ("hard@500ms", "'500ms' is not a budget"),
         ("expert@-1s", "'-1s' is not a budget; .* seconds \\(expert@2s or expert@0.5s\\)"),

@@ -120,7 +120,7 @@ def test_play_command_refuses_bad_input_with_one_line_and_status_2():
     runner = CliRunner()
     result = runner.invoke(cli(), ["play", "--plain", "--bots", "wizard"])
     assert result.exit_code == 2
-    assert "wizard" in result.stderr and "easy, normal, hard, expert" in result.stderr
+    assert "wizard" in result.stderr and "easy, normal, learned, hard, expert" in result.stderr
     result = runner.invoke(cli(), ["play", "--plain", "--variant", "poker"])
     assert result.exit_code == 2 and "unknown preset" in result.stderr
     result = runner.invoke(cli(), ["play", "--plain", "--players", "3", "--bots", "easy,hard,expert"])

@@ -136,7 +136,7 @@ def test_a_computer_with_a_budget_of_its_own_is_refused(server: LiveServer) -> N
         server.base, "/api/rooms", {"name": "Ann", "seats": ["me", "expert@99999999999999999999s"], "start": True}
     )
     assert status == 400 and answer["error"] == (
-        "seats: unknown computer 'expert@99999999999999999999s'; valid: open, easy, normal, hard, expert"
+        "seats: unknown computer 'expert@99999999999999999999s'; valid: open, easy, normal, learned, hard, expert"
     )
     made = room(server, seats=["me", "open"])
     with socket(server) as host:

@@ -264,7 +264,7 @@ def watch_command(
             "-b",
             metavar="LEVELS",
             help="The computer players, comma-separated: one level fills every seat, or one per seat "
-            "(easy, normal, hard, expert; hard@500, expert@2s take a budget).",
+            "(easy, normal, learned, hard, expert; hard@500, expert@2s take a budget).",
         ),
     ] = "easy",
     save: Annotated[Path | None, typer.Option("--save", metavar="FILE", help="Save the game record here.")] = None,

@@ -194,8 +194,12 @@ export function seatLine(index, words, control) {
   return line;
 }
 
+/** A computer level in a player's words, where its name alone says too little. */
+const LEVEL_WORDS = { learned: "learned (trained against normal)" };
+
 /** Choices of a computer level: [value, words]. */
-export const levelChoices = (catalog) => catalog.levels.map((level) => [level, `computer: ${level}`]);
+export const levelChoices = (catalog) =>
+  catalog.levels.map((level) => [level, `computer: ${LEVEL_WORDS[level] ?? level}`]);
 
 // ----- the home page -----------------------------------------------------------------------------------
 
