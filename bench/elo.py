@@ -38,13 +38,13 @@ from typing import Any
 
 try:
     from eights.rules import load_preset
-    from eights.stats import wilson
     from eights.runs.tournament import GameResult, run_tournament, tally
+    from eights.stats import wilson
 except ImportError:  # run from a checkout without the package installed
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
     from eights.rules import load_preset
-    from eights.stats import wilson
     from eights.runs.tournament import GameResult, run_tournament, tally
+    from eights.stats import wilson
 
 #: The anchor: this level's rating is 0.
 ANCHOR = "easy"

@@ -21,10 +21,10 @@ from eights.bots.learned import FEATURE_NAMES, LearnedError, Policies, trained
 from eights.engine import Game, view
 from eights.engine.actions import Draw, NameSuit, Play
 from eights.rules import PRESETS, RulesError, load_preset
+from tests.bots.test_bots import hidden_twin, positions
 from tests.support.extras import need
 from tests.support.moves import first_move
-from tests.test_bots import hidden_twin, positions
-from tests.test_web import SCRIPTED, my_turn, send, until
+from tests.web.test_app import SCRIPTED, my_turn, send, until
 
 #: Where the shipped policy plays.
 TRAINED = (2, 4)
@@ -163,7 +163,7 @@ def test_it_is_offered_wherever_the_levels_are():
 def test_it_plays_in_the_terminal(tmp_path: Path):
     from typer.testing import CliRunner
 
-    from tests.test_tui import cli
+    from tests.tui.test_tui import cli
 
     args = ["play", "--plain", "--variant", "classic", "--players", "2", "--humans", "0", "--bots", "learned"]
     result = CliRunner().invoke(cli(), [*args, "--seed", "3", "--db", str(tmp_path / "t.db")])

@@ -47,8 +47,8 @@ from eights.bots.learned import FEATURE_NAMES, FORMAT, ActionFeatures, LearnedBo
 from eights.engine import LiveViews
 from eights.research.batch import BatchEnv
 from eights.rules import load_preset
-from eights.seeds import bot_seed, derive_seed, game_seed
 from eights.runs.tournament import lineup, play_one, tally
+from eights.seeds import bot_seed, derive_seed, game_seed
 
 #: The rule set trained, and the player counts.
 PRESET = "classic"

@@ -30,9 +30,9 @@ from eights.saving import Fenced
 from eights.table import PlayConfig, RestoreError, Session, UsageError
 from eights.tokens import new_token
 from eights.web.catalog import presets_json, rules_json
+from eights.web.players import Pool
 from eights.web.rooms.connection import Connection, send
 from eights.web.rooms.errors import RoomError
-from eights.web.players import Pool
 from eights.web.rooms.room import Room
 from eights.web.rooms.seats import DEFAULT_AWAY, HERE, OPEN, SeatState, check_table, new_code, room_rules, table_seats
 from eights.web.wire import error
