@@ -96,7 +96,7 @@ def make_engine(url: URL) -> Engine:
         if sqlite:
             engine = create_engine(url, connect_args={"timeout": BUSY_SECONDS})
         else:
-            engine = create_engine(url, pool_pre_ping=True)
+            engine = create_engine(url, pool_pre_ping=True, pool_size=16, max_overflow=8)
     except (ArgumentError, ImportError) as exc:
         raise StoreError(f"cannot use the database {label(url)}: {exc}") from None
     if sqlite:

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import gc
 import html
 import io
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Annotated, Any
@@ -103,6 +105,10 @@ class Mine(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     rooms: Annotated[list[Held], Field(max_length=MINE_MAX)]
+
+
+#: Threads that wait on the store for the rooms (asyncio's default executor; its own default is 6 on 2 cores).
+STORE_THREADS = 16
 
 
 class LabAsked(BaseModel):
@@ -239,6 +245,11 @@ def create_app(
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        # The store is asked off the event loop (asyncio.to_thread): enough threads that a slow store (a
+        # commit that takes 50 ms) still serves many rooms at once; each waits on the store, not the CPU.
+        asyncio.get_running_loop().set_default_executor(
+            ThreadPoolExecutor(max_workers=STORE_THREADS, thread_name_prefix="eights-store")
+        )
         await hub.restore()
         hub.start_sweeping()
         sheets.start_sweeping()

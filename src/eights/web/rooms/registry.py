@@ -96,10 +96,11 @@ class Hub:
 
     # ----- making rooms ------------------------------------------------------------------------------------
 
-    def new_code(self) -> str:
+    async def new_code(self) -> str:
+        """A code no room here or in the store has (the store asked off the event loop)."""
         while True:
             code = new_code()
-            if code not in self.rooms and not self.keeping.saved.exists(code):
+            if code not in self.rooms and not await asyncio.to_thread(self.keeping.saved.exists, code):
                 return code
 
     async def _new_room_code(self) -> tuple[str, int | None]:
@@ -108,7 +109,7 @@ class Hub:
         :raises RoomError: ``busy`` while Redis cannot be reached.
         """
         while True:
-            code = self.new_code()
+            code = await self.new_code()
             if self.cluster is None:
                 return code, None
             try:
@@ -212,7 +213,7 @@ class Hub:
         key = normal_code(code)
         if key in self.rooms:
             return self.rooms[key]
-        saved = self.keeping.saved.get(key) if len(key) <= CODE_MAX else None
+        saved = await asyncio.to_thread(self.keeping.saved.get, key) if len(key) <= CODE_MAX else None
         room = None if saved is None else self.keeping.room_of(saved, 0, self, playing=False)
         if room is None:
             raise self._missing(code, client)
@@ -262,7 +263,7 @@ class Hub:
         if not await self.cluster.acquire(code):
             return None
         fence = await self.keeping.next_epoch()
-        saved = self.keeping.saved.take(code, fence)
+        saved = await asyncio.to_thread(self.keeping.saved.take, code, fence)
         age = None if saved is None else self.keeping.age(saved)
         room = None
         if saved is not None and age is not None and age <= self.keeping.lifetime(saved.phase):
