@@ -269,7 +269,7 @@ export function showHome(catalog, { openHere = null, server = true } = {}) {
   $("new-room").addEventListener("click", () => create(config, config.seats.map((s, i) => (i === 0 ? "me" : "open")), false));
   if (APP && !server) {
     $("new-room").disabled = $("join").querySelector("button").disabled = true;
-    $("new-room").after(el("p", "Rooms with friends on their own phones need the server (eights serve), which cannot be reached now. Games against the computer and passing the phone work here with no network.", "warning"));
+    $("new-room").closest(".play-bar").after(el("p", "Rooms with friends need the server (eights serve), which cannot be reached now: games against the computer and passing the phone work here with no network.", "about"));
   }
   $("join").addEventListener("submit", (event) => {
     event.preventDefault();
