@@ -72,6 +72,23 @@ def read_until(proc: subprocess.Popen[str], marker: str) -> str:
     raise AssertionError(f"the process never printed {marker!r}; it printed:\n{''.join(seen)[-2000:]}")
 
 
+def read_rest(proc: subprocess.Popen[str]) -> str:
+    """Everything else the process prints, to its end (from the same reader as ``read_until``, which owns
+    its output once it has begun: ``communicate`` would find it read already)."""
+    lines = _lines(proc)
+    rest = []
+    deadline = time.monotonic() + PATIENCE
+    while time.monotonic() < deadline:
+        try:
+            line = lines.get(timeout=1.0)
+        except queue.Empty:
+            continue
+        if line is None:
+            return "".join(rest)
+        rest.append(line)
+    raise AssertionError(f"the process did not end; it printed:\n{''.join(rest)[-2000:]}")
+
+
 _readers: dict[int, queue.Queue[str | None]] = {}
 
 
@@ -245,7 +262,8 @@ def test_ctrl_c_in_plain_play_says_the_match_is_saved_and_resume_says_it_is_taki
     try:
         read_until(proc, "Your turn")
         proc.send_signal(signal.SIGINT)
-        rest, _ = proc.communicate(timeout=PATIENCE)
+        rest = read_rest(proc)
+        proc.wait(timeout=PATIENCE)
     finally:
         if proc.poll() is None:
             proc.kill()
