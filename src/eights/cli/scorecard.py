@@ -391,31 +391,33 @@ def edit_command(
     screen.print(next_words(sheet))
 
 
+def _say_totals(sheet: Sheet, said: str = "") -> None:
+    """What a change did (``said``, as a sentence), the totals after it, and what is next."""
+    screen = console()
+    lead = f"{said[:1].upper()}{said[1:]}. " if said else ""
+    screen.print(f"{lead}{totals_words(sheet)}")
+    screen.print(next_words(sheet))
+
+
 @scorecard_app.command("delete")
 def delete_command(ctx: typer.Context, sheet_id: SheetId, number: RoundNumber, db: DbOption = None) -> None:
     """Remove a round; the rounds after it move up one, and every total after it follows."""
     sheet, said = _change(ctx, db, sheet_id, lambda s: s.delete_round(round_number(s, number)))
-    screen = console()
-    screen.print(f"{said[:1].upper()}{said[1:]}. {totals_words(sheet)}")
-    screen.print(next_words(sheet))
+    _say_totals(sheet, said)
 
 
 @scorecard_app.command("undo")
 def undo_command(ctx: typer.Context, sheet_id: SheetId, db: DbOption = None) -> None:
     """Take back the last change still in force: an entry, an edit, a delete or a finish."""
     sheet, said = _change(ctx, db, sheet_id, lambda s: s.undo())
-    screen = console()
-    screen.print(f"{said[:1].upper()}{said[1:]}. {totals_words(sheet)}")
-    screen.print(next_words(sheet))
+    _say_totals(sheet, said)
 
 
 @scorecard_app.command("finish")
 def finish_command(ctx: typer.Context, sheet_id: SheetId, db: DbOption = None) -> None:
     """End the match now, on the totals so far (`undo` takes it back)."""
     sheet, _ = _change(ctx, db, sheet_id, lambda s: s.finish())
-    screen = console()
-    screen.print(f"{totals_words(sheet)}")
-    screen.print(next_words(sheet))
+    _say_totals(sheet)
 
 
 @scorecard_app.command("show")
