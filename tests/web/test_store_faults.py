@@ -136,10 +136,8 @@ def test_an_answer_lost_after_commit_neither_wedges_the_room_nor_loses_the_move(
             shown = ann.state()
             while shown["version"] == state["version"]:
                 shown = ann.state()
-            assert (
-                len(shown["table"]["hand"]) != len(state["table"]["hand"])
-                or shown["table"]["top"] != (state["table"]["top"])
-            )
+            # (Not only the hand or the top card: naming the suit after an 8 changes neither.)
+            assert shown["table"] != state["table"]
             to_the_end(ann, shown)  # and every later move is saved: the match ends, its record whole
             check_seen(cable.url, code, {0: ann.seen})
         finally:
