@@ -168,7 +168,7 @@ class Store:
             self.engine.dispose()
 
     def _session(self) -> DbSession:
-        """A session to read (or change) what is saved: what the writer's thread holds is committed first."""
+        """A session to read (or change) what is saved: what the writer's threads hold is committed first."""
         self.writer.settle()
         return DbSession(self.engine, expire_on_commit=False)
 

@@ -42,7 +42,7 @@ class Recorder:
 
     A match of computers only (``grouped``) keeps its actions (and the rounds they end) until
     ``GROUP_SECONDS`` have passed since it last handed them over, the match ends, or the store is
-    closed, and then hands them to the writer's thread, which commits them while the match plays on;
+    closed, and then hands them to the writer's threads, which commit them while the match plays on;
     its row and seats go with its first actions. Played at a pace someone can follow, that is still
     every action at once; played flat out, a killed process loses at most that fraction of a second
     of computer play (and what the thread had not committed yet), which nobody chose and the
@@ -193,7 +193,7 @@ class Recorder:
         self.committed_at = time.monotonic()
 
     def check(self) -> None:
-        """:raises StoreError: for the error the writer's thread met saving this match (every time:
+        """:raises StoreError: for the error the writer's threads met saving this match (every time:
         what came after it is not saved either)."""
         error = self.slot.error
         if error is None:

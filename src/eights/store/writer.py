@@ -6,8 +6,10 @@ its engine, with its pragmas, then taken out of the pool), not through SQLAlchem
 each statement.
 
 What is written comes as a ``Batch``: one match's row and seats (the first time), actions, the
-rounds they ended and the match's result. Every batch goes to the writer's thread, which commits
-whatever has come in since its last commit in one transaction (a group commit). A computer-only
+rounds they ended and the match's result. Every batch goes to the writer's threads; one of them commits
+whatever has come in since the last was taken, in one transaction (a group commit). On PostgreSQL a
+few such transactions are on their way at once, each on its own connection, so a commit that takes
+long holds up only the moves in it; a match's batches are still committed in order. A computer-only
 match's batches are written "behind" play: the computers play on meanwhile, and the database's time
 (a PostgreSQL server's round trips and checks, SQLite's pages) is off the match's path. A batch from
 a match with a person at it carries a future (``done``) that its match waits for before the action
@@ -178,7 +180,8 @@ class Statements:
 
     def check_fences(self, cursor: Any, batches: Sequence[Batch]) -> None:
         """Inside the transaction: :raises Fenced: when a batch's room has another owner's fence now."""
-        for code, fence in dict.fromkeys(batch.fence for batch in batches if batch.fence is not None):
+        # In the order of their codes: two transactions that lock the same rooms never wait for each other.
+        for code, fence in sorted({batch.fence for batch in batches if batch.fence is not None}):
             cursor.execute(self.fence_sql, (code,))
             found = cursor.fetchone()
             if found is None or found[0] != fence:
@@ -397,31 +400,52 @@ def keepable(engine: Engine) -> bool:
     return isinstance(engine.pool, QueuePool | NullPool)
 
 
-#: Batches that may wait for the writer's thread at once; past them a match waits for the thread.
+#: Batches that may wait for the writer's threads at once; past them a match waits for a thread.
 QUEUE_LIMIT = 4096
+#: Transactions a writer has on their way at once, on a database server that takes them side by side
+#: (PostgreSQL): each on a connection of its own, so that a commit that takes long (a slow disk, a far
+#: server) holds up only the moves in it. SQLite takes one writer at a time, so it gets one.
+COMMITTERS = 8
+#: Connections a writer may have open at once on such a server: its committers', and one for a
+#: person's new match, whose first rows are written on the match's own thread (on a connection a
+#: committer is not using, when one is idle).
+CONNECTIONS = COMMITTERS + 1
 
 
 class Writer:
-    """A store's writer: its connection (opened at the first write, and again after the server dropped
-    it) and the thread that writes computer-only matches behind play.
+    """A store's writer: its connections (opened when first needed, and again after the server dropped
+    one) and the threads (``committers``) that write what matches hand over.
 
-    Where the engine's connections cannot be kept apart (an in-memory database), every batch is
-    written at once through the engine's own connection. At most ``limit`` batches wait for the thread:
-    a match that would hand over one more waits until the thread takes them (back-pressure, where a
-    database slower than play would otherwise hold ever more of them in memory).
+    Each thread commits everything handed over since it last took some, in one transaction (a group
+    commit), except the batches of a match another thread is writing now: those wait for it, so that a
+    match's batches are committed in the order they came. Where the engine's connections cannot be kept
+    apart (an in-memory database), every batch is written at once through the engine's own connection.
+    At most ``limit`` batches wait for the threads: a match that would hand over one more waits until a
+    thread takes them (back-pressure, where a database slower than play would otherwise hold ever more
+    of them in memory).
     """
 
     def __init__(self, engine: Engine, limit: int = QUEUE_LIMIT) -> None:
         self.engine = engine
         self.limit = limit
-        self.connection: OwnConnection | None = None
-        self.queue: list[Batch] = []
-        #: Batches handed to the thread, and those it has written (or failed), since the start.
+        parallel = engine.dialect.name != "sqlite"
+        self.committers = COMMITTERS if parallel else 1
+        self.most = CONNECTIONS if parallel else 1
+        #: Open connections not in use now, and how many are open in all.
+        self.idle: list[OwnConnection] = []
+        self.opened = 0
+        #: Held while the connections are handed out (a write waits here for one while all are in use).
+        self.opening = threading.Condition()
+        #: The batches handed over and not taken yet, each with its number (in the order they came).
+        self.queue: list[tuple[int, Batch]] = []
+        #: The matches a thread is writing now, and the first number of each thread's batches.
+        self.busy: set[Slot] = set()
+        self.flying: dict[int, int] = {}
+        #: Batches handed to the threads, and those written (or failed), since the start.
         self.handed = self.done = 0
         self.changed = threading.Condition()
-        self.thread: threading.Thread | None = None
+        self.threads: list[threading.Thread] = []
         self.stopping = False
-        self.opening = threading.Lock()
         _LIVE.add(self)
 
     def write(self, batches: Sequence[Batch]) -> None:
@@ -449,24 +473,22 @@ class Writer:
     def _write(self, batches: Sequence[Batch]) -> dict[Slot, int]:
         if not keepable(self.engine):
             return self._through_engine(batches)
-        connection = self._connection()
         try:
-            return connection.write(batches)
+            with self._connection() as connection:
+                return connection.write(batches)
         except DBAPIError as exc:
-            if not exc.connection_invalidated:
+            if not exc.connection_invalidated or any(batch.stored is None for batch in batches):
                 raise
-            self._drop(connection)
-            if any(batch.stored is None for batch in batches):
-                raise
+        with self._connection() as connection:
             try:
-                return self._connection().write(batches)
+                return connection.write(batches)
             except IntegrityError:
                 if not _stored(batches):
                     raise
                 return {}
 
     def submit(self, batch: Batch) -> None:
-        """Hand ``batch`` to the writer's thread; a failure is kept in its slot, or told to its future.
+        """Hand ``batch`` to the writer's threads; a failure is kept in its slot, or told to its future.
 
         A batch written behind play waits for room in the queue (back-pressure); one with a future
         never waits (its match waits for the future instead, one batch at a time, so such batches are
@@ -478,48 +500,71 @@ class Writer:
         with self.changed:
             while batch.done is None and len(self.queue) >= self.limit and not self.stopping:
                 self.changed.wait()
-            self.queue.append(batch)
             self.handed += 1
-            if self.thread is None or not self.thread.is_alive():  # (again, if an error it could not keep ended it)
-                self.thread = threading.Thread(target=self._run, name="eights-store-writer", daemon=True)
-                self.thread.start()
-            if len(self.queue) == 1:  # the thread may be waiting for one (or busy: then it comes for the rest)
-                self.changed.notify_all()
+            self.queue.append((self.handed, batch))
+            # A thread more while there are fewer than there may be (again, if an error it could not keep
+            # ended one), and each of them busy.
+            self.threads = [thread for thread in self.threads if thread.is_alive()]
+            if len(self.threads) < self.committers and len(self.flying) == len(self.threads):
+                thread = threading.Thread(target=self._run, name="eights-store-writer", daemon=True)
+                self.threads.append(thread)
+                thread.start()
+            self.changed.notify_all()
 
     def settle(self) -> None:
-        """Wait until everything handed to the thread so far is written (or has failed); what others
-        hand it meanwhile is not waited for."""
+        """Wait until everything handed to the threads so far is written (or has failed); what others
+        hand them meanwhile is not waited for."""
         with self.changed:
             handed = self.handed
-            while self.done < handed:
+            while (first := self._first_unwritten()) is not None and first <= handed:
                 self.changed.wait()
 
+    def _first_unwritten(self) -> int | None:
+        """The number of the first batch handed over and not written yet (the caller holds ``changed``)."""
+        waiting = [self.queue[0][0]] if self.queue else []
+        return min([*waiting, *self.flying.values()], default=None)
+
     def close(self) -> None:
-        """Write what is handed over, stop the thread and close the connection."""
+        """Write what is handed over, stop the threads and close the connections."""
         with self.changed:
             self.stopping = True
             self.changed.notify_all()
-        if self.thread is not None:
-            self.thread.join()
+        for thread in list(self.threads):
+            thread.join()
         _LIVE.discard(self)
-        self._drop()
+        with self.opening:
+            for connection in self.idle:
+                connection.close()
+            self.opened -= len(self.idle)
+            self.idle = []
 
     def _run(self) -> None:
+        ident = threading.get_ident()
         while True:
             with self.changed:
-                while not self.queue and not self.stopping:
+                while not (batches := self._take()):
+                    if self.stopping and not self.queue:
+                        return
                     self.changed.wait()
-                if not self.queue:
-                    return
-                # All that came in while the last commit was on its way goes in this one.
-                batches, self.queue = self.queue, []
+                self.flying[ident] = batches[0][0]
+                self.busy |= {batch.slot for _, batch in batches}
                 self.changed.notify_all()  # room for matches waiting to hand theirs over
             try:
-                self._write_or_keep(batches)
+                self._write_or_keep([batch for _, batch in batches])
             finally:
                 with self.changed:
+                    del self.flying[ident]
+                    self.busy -= {batch.slot for _, batch in batches}
                     self.done += len(batches)
                     self.changed.notify_all()
+
+    def _take(self) -> list[tuple[int, Batch]]:
+        """All that came in while the last commits were on their way, but a match another thread is writing
+        (the caller holds ``changed``)."""
+        taken = [(number, batch) for number, batch in self.queue if batch.slot not in self.busy]
+        if taken:
+            self.queue = [(number, batch) for number, batch in self.queue if batch.slot in self.busy]
+        return taken
 
     def _write_or_keep(self, batches: list[Batch]) -> None:
         """Write ``batches`` together; when that fails, each match's own, so that one match's error
@@ -558,19 +603,42 @@ class Writer:
             cursor.close()
             raw.close()
 
-    def _connection(self) -> OwnConnection:
+    @contextlib.contextmanager
+    def _connection(self) -> Iterator[OwnConnection]:
+        """A connection of the writer's for one write: an idle one, or one opened now (waiting while
+        ``most`` are in use); given back after it, or closed if the server dropped it meanwhile."""
         with self.opening:
-            if self.connection is None:
-                self.connection = OwnConnection(self.engine)
-            return self.connection
+            while not self.idle and self.opened >= self.most:
+                self.opening.wait()
+            connection = self.idle.pop() if self.idle else None
+            if connection is None:
+                self.opened += 1
+        try:
+            if connection is None:
+                connection = OwnConnection(self.engine)
+        except BaseException:
+            self._let_go(None)
+            raise
+        try:
+            yield connection
+        except DBAPIError as exc:
+            self._let_go(connection, lost=exc.connection_invalidated)
+            raise
+        except BaseException:
+            self._let_go(connection)
+            raise
+        self._let_go(connection)
 
-    def _drop(self, lost: OwnConnection | None = None) -> None:
-        """Close the connection (only if it is still ``lost``, when given: another thread may have
-        opened a new one already)."""
+    def _let_go(self, connection: OwnConnection | None, lost: bool = False) -> None:
+        """Give ``connection`` back to the idle ones, or close it when it was ``lost`` (None: it was never opened)."""
         with self.opening:
-            if self.connection is not None and (lost is None or self.connection is lost):
-                self.connection.close()
-                self.connection = None
+            if connection is not None and not lost:
+                self.idle.append(connection)
+            else:
+                self.opened -= 1
+                if connection is not None:
+                    connection.close()
+            self.opening.notify()
 
 
 #: The writers of stores not closed yet: a program that ends without closing its store still
