@@ -14,9 +14,10 @@ from sqlalchemy import text
 
 from eights.engine import view
 from eights.rules import PRESETS
-from eights.store import Store, StoreError, database_url, recorder, writer
+from eights.store import Store, StoreError, database_url, recorder
 from eights.store import db as store_db
-from eights.store.writer import Batch, Writer
+from eights.store.batch import Batch, SqliteStatements
+from eights.store.writer import Writer
 from eights.table import PlayConfig, RestoreError, Session, UsageError, build_config
 from eights.table.saved import last_setup, remember_setup, resume_saved, start_saved
 
@@ -205,7 +206,7 @@ def test_a_connection_lost_after_its_commit_does_not_save_a_match_twice(
     rows); the match stops being saved and says so."""
     store = Store(database_url(str(tmp_path / "lost.db")))
     start_saved(store, build_config("classic", players=2, bots="easy", humans=1, seed=3))  # the writer's connection
-    committed = writer.SqliteStatements.transaction
+    committed = SqliteStatements.transaction
     lose = [1]
 
     def committed_then_lost(self: Any, cursor: Any, batches: Any, unhurried: bool) -> Any:
@@ -216,7 +217,7 @@ def test_a_connection_lost_after_its_commit_does_not_save_a_match_twice(
             raise sqlite3.ProgrammingError("Cannot operate on a closed database.")
         return made
 
-    monkeypatch.setattr(writer.SqliteStatements, "transaction", committed_then_lost)
+    monkeypatch.setattr(SqliteStatements, "transaction", committed_then_lost)
     session = start_saved(store, build_config("derange", players=3, bots="easy", humans=0, seed=4))
     play_out(session)
     store.writer.settle()

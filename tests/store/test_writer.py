@@ -10,8 +10,8 @@ from typing import Any
 from sqlalchemy import text
 
 from eights.store import Store, database_url
+from eights.store.batch import Batch, Slot
 from eights.store.rooms import Rooms
-from eights.store.writer import Batch, Slot
 from eights.table import build_config
 from eights.table.saved import start_saved
 

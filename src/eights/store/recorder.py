@@ -13,9 +13,9 @@ from sqlalchemy.exc import DBAPIError, IntegrityError, InterfaceError, Operation
 
 from eights.engine import Action, Event
 from eights.engine.events import GameOver, RoundOver
+from eights.store.batch import Batch, Slot
 from eights.store.db import Fenced, StoreError, now, problem, translated
 from eights.store.models import ActionRow
-from eights.store.writer import Batch, Slot
 
 #: A match of computers only commits its actions at least this often (seconds): see ``Recorder``.
 GROUP_SECONDS = 0.2
