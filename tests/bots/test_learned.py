@@ -163,7 +163,7 @@ def test_it_is_offered_wherever_the_levels_are():
 def test_it_plays_in_the_terminal(tmp_path: Path):
     from typer.testing import CliRunner
 
-    from tests.tui.test_tui import cli
+    from tests.tui.test_app import cli
 
     args = ["play", "--plain", "--variant", "classic", "--players", "2", "--humans", "0", "--bots", "learned"]
     result = CliRunner().invoke(cli(), [*args, "--seed", "3", "--db", str(tmp_path / "t.db")])
