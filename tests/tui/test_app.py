@@ -8,21 +8,16 @@ from collections.abc import Callable, Coroutine
 from typing import Any
 
 import pytest
-import typer
 from textual import events
 from textual.pilot import Pilot
 from textual.widgets import Button
-from typer.testing import CliRunner
 
 from eights.bots import Hint
 from eights.cards import Card, Suit
-from eights.cli.play import play_command
-from eights.engine import Action, Draw, Game, Pass, Play, View
+from eights.engine import Action, Draw, Game, View
 from eights.engine.events import CardBuried, CardPlayed, CardsDrawn, CardsSwapped, JackDropped, SuitNamed
-from eights.table.phrases import event_words, fix_you, hint_words, pretty_cards
-from eights.table.prompts import parse_move
 from eights.table.saved import start_saved
-from eights.table.session import HUMAN, PlayConfig, Session, UsageError, build_config
+from eights.table.session import HUMAN, PlayConfig, build_config
 from eights.tui.app import EightsApp
 from eights.tui.screens.dialogs import BuryDialog, ChoiceDialog, JackDialog, PlayerDialog, SuitDialog
 from eights.tui.screens.match_end import MatchEndScreen
@@ -35,13 +30,6 @@ from eights.tui.widgets import GameLog, HandView, PileView, SeatsPanel
 from tests.support.scripting import scripted
 
 INSTANT = 5
-
-
-def cli() -> typer.Typer:
-    app = typer.Typer()
-    app.command("play")(play_command)
-    app.command("noop")(lambda: None)  # a second command, so "play" stays a subcommand
-    return app
 
 
 def run_app(
@@ -105,71 +93,6 @@ def human_turn(app: EightsApp) -> bool:
         return False
     game = screen.session.game
     return not game.is_over and game.to_act == screen.viewer
-
-
-# ----- the command line ------------------------------------------------------------------------------
-
-
-def test_play_command_refuses_bad_input_with_one_line_and_status_2():
-    runner = CliRunner()
-    result = runner.invoke(cli(), ["play", "--plain", "--bots", "wizard"])
-    assert result.exit_code == 2
-    assert "wizard" in result.stderr and "easy, normal, learned, hard, expert" in result.stderr
-    result = runner.invoke(cli(), ["play", "--plain", "--variant", "poker"])
-    assert result.exit_code == 2 and "unknown preset" in result.stderr
-    result = runner.invoke(cli(), ["play", "--plain", "--players", "3", "--bots", "easy,hard,expert"])
-    assert result.exit_code == 2 and "3 levels given for 2 computer seats" in result.stderr
-
-
-def test_bots_fill_the_seats_after_the_person():
-    config = build_config("derange", players=4, bots="normal,hard,expert")
-    assert config.seats == (HUMAN, "normal", "hard", "expert")
-    assert config.names()[0] == "You"
-    assert build_config("classic", bots="easy", players=3).seats == (HUMAN, "easy", "easy")
-    assert build_config("classic", bots="hard,easy").seats == (HUMAN, "hard", "easy")
-    hot_seat = build_config("classic", humans=2, players=3)
-    assert hot_seat.seats == (HUMAN, HUMAN, "normal")
-    assert hot_seat.names()[:2] == ("Player 1", "Player 2")
-    with pytest.raises(UsageError):
-        build_config("classic", humans=3, players=2)
-
-
-# ----- words -------------------------------------------------------------------------------------------
-
-
-def test_a_lone_person_is_you_in_every_sentence():
-    assert fix_you("You plays 8♥.") == "You play 8♥."
-    assert fix_you("You is skipped.") == "You are skipped."
-    assert fix_you("Round 2: You deals 5 cards each.") == "Round 2: You deal 5 cards each."
-    assert fix_you("Ada and You swap a random card each.") == "Ada and You swap a random card each."
-
-
-def test_typed_moves_are_numbers_or_action_texts():
-    legal = (Play(Card("8H")), Draw())
-    assert parse_move("2", legal) == Draw()
-    assert parse_move("8h", legal) == Play(Card("8H"))
-    assert parse_move("play 7C", legal) == Play(Card("7C"))  # not legal: the engine will say why
-    assert str(parse_move("suit hearts", legal)) == "suit H"
-    assert str(parse_move("choose 2", legal)) == "choose 2"
-    assert str(parse_move("bury 7C", legal)) == "bury 7C"
-    assert str(parse_move("drop JH", legal)) == "play JH"
-    assert parse_move("pass", legal) == Pass()
-    with pytest.raises(ValueError, match="choose 1-2"):
-        parse_move("3", legal)
-
-
-def test_a_hint_names_the_move_once():
-    view = Session(build_config("classic", players=2, seed=1)).view(0)
-    names = ("You", "Bram")
-    play = Play(Card("8H"))
-    assert hint_words(Hint(play, "play 8♥ and go out"), view, names) == "Hint: play 8♥ and go out."
-    assert hint_words(Hint(play, "a random legal move"), view, names) == "Hint: play 8♥ (a random legal move)."
-
-
-def test_engine_messages_show_cards_with_suit_symbols():
-    assert pretty_cards("10H does not match. Legal now: play KC, draw (D9).") == (
-        "10♥ does not match. Legal now: play K♣, draw (D9)."
-    )
 
 
 # ----- the app: a whole match ------------------------------------------------------------------------------
@@ -840,13 +763,6 @@ def test_the_setup_screen_shows_each_presets_options_with_their_defaults(preset,
         assert [s.value for s in screen.query("#seat-rows Select")] == [HUMAN, "normal", "normal", "normal"]
 
     run_app(app, script)
-
-
-def test_a_chosen_draw_says_the_player_was_chosen():
-    names = ("You", "Bram")
-    assert event_words(CardsDrawn(1, 1, "chosen"), names) == "Bram is chosen to draw 1 card."
-    assert event_words(CardsDrawn(0, 1, "chosen", (Card("5S"),)), names) == "You are chosen to draw 1 card (5♠)."
-    assert event_words(CardsDrawn(0, 1, "draw", (Card("5S"),)), names) == "You draw 1 card (5♠)."
 
 
 # ----- saved matches ---------------------------------------------------------------------------------
