@@ -1,4 +1,5 @@
-"""The `eights` command line: rules, score, simulate, replay, watch, and every bad input."""
+"""The games of `eights` that no person plays (eights.cli.games): score, simulate, replay and watch. Bad input
+to every command: tests/cli/test_bad_input.py."""
 
 from __future__ import annotations
 
@@ -6,113 +7,16 @@ import json
 import re
 from pathlib import Path
 
-import click
 import pytest
-from typer.testing import CliRunner
 
 from eights.cards import Card
 from eights.cli import app
 from eights.engine.events import RoundOver
 from eights.record import GameRecord
-from eights.rules import PRESETS, load_preset, load_rules
-from eights.rules.describe import describe_text
+from eights.rules import PRESETS, load_preset
 from eights.runs.simulate import play_game
 from eights.seeds import game_seed
-
-runner = CliRunner()
-
-
-def run(*args: str) -> tuple[int, str, str]:
-    result = runner.invoke(app, list(args))
-    return result.exit_code, result.stdout, result.stderr
-
-
-def ok(*args: str) -> str:
-    code, out, err = run(*args)
-    assert code == 0, f"exit {code}: {err}{out}"
-    return out
-
-
-def simulate_json(*args: str) -> dict[str, object]:
-    return json.loads(ok("simulate", "--json", *args))
-
-
-# ----- rules ---------------------------------------------------------------------------
-
-
-def test_rules_without_a_preset_lists_every_preset_with_its_title():
-    out = ok("rules")
-    for name in PRESETS:
-        assert name in out
-        assert load_preset(name).title in out
-
-
-@pytest.mark.parametrize("preset", PRESETS)
-def test_rules_prints_every_section_and_the_notes(preset):
-    out = ok("rules", preset)
-    rules = load_preset(preset)
-    assert rules.title in out
-    for title in ("Players and packs", "The deal", "The starter", "A turn", "Special cards", "Scoring"):
-        assert title in out
-    for note in rules.notes:
-        assert note in out
-
-
-def test_rules_classic_words_follow_section_2():
-    out = ok("rules", "classic")
-    assert "One 52-card pack, for 2-7 players." in out
-    assert "Deal 5 cards to each player." in out
-    assert "A starter 8 is buried in the middle of the stock" in out
-    assert "8: wild" in out
-    assert "There is no reshuffle" in out
-    assert "8 = 50; K, Q, J = 10; A = 1; 2-7, 9 and 10 = face value" in out
-
-
-def test_rules_words_follow_the_effects_table_of_race_and_derange():
-    race = ok("rules", "race")
-    assert "2: starts or grows a chain: the next player must play a 2 or draw the whole chain" in race
-    assert "4: reverses the direction of play." in race
-    assert "J: the next player is skipped." in race
-    assert "100 for 2" in race and "350 for 7" in race
-    derange = ok("rules", "derange")
-    assert "8, 7, 6, 5, 4, 3, 2, 1, 2, 3, 4, 5, 6, 7, 8" in derange
-    assert "3 and 10: follow-me" in derange
-    assert "Going out on a 2 still makes the next player draw the whole chain." in derange
-    assert "the lowest total wins" in derange
-
-
-def test_rules_reflect_options():
-    plain = ok("rules", "action")
-    assert "Off: one card per turn." in plain
-    assert "Score keeping is off" in plain
-    changed = ok("rules", "action", "--option", "stacking=true", "-o", "score_keeping=true")
-    assert "Changed from action by the options: stacking=true, score_keeping=true." in changed
-    assert "On: you may lay several cards of one rank" in changed
-    assert "every other player adds the value of their own hand" in changed
-    assert "until a player's total reaches 500" in changed
-
-
-def test_rules_save_writes_toml_that_plays_with_rules_file(tmp_path: Path):
-    path = tmp_path / "house.toml"
-    out = ok("rules", "classic", "-o", "deal=7", "-o", "target=100", "--save", str(path))
-    assert f"--rules {path}" in out
-    saved = load_rules(path)
-    assert saved == load_preset("classic").with_options(["deal=7", "target=100"])
-    assert "Deal 7 cards to each player." in ok("rules", "--rules", str(path))
-    data = simulate_json("--rules", str(path), "--players", "3", "--games", "3", "--seed", "2")
-    assert data["variant"] == "classic"
-    assert data["rules_file"] == str(path)
-    assert sum(data["wins"]) == pytest.approx(3)
-    assert "Winner" in ok("watch", "--rules", str(path), "--players", "2", "--seed", "4")
-
-
-def test_describe_text_builds_from_fields_not_names():
-    rules = load_preset("classic").replace(name="house", effects={"8": ["wild"], "Q": ["skip"], "A": ["draw:3"]})
-    text = describe_text(rules)
-    assert "Q: the next player is skipped." in text
-    assert "A: the next player draws 3 cards and loses the turn." in text
-    assert "Two players" in text
-
+from tests.support.command import ok, run, runner, simulate_json
 
 # ----- score ------------------------------------------------------------------------------
 
@@ -338,101 +242,6 @@ def test_watch_save_then_replay_verbose_tells_the_same_game(tmp_path: Path):
     assert narration and all(line in replayed for line in narration)
 
 
-# ----- bad input -----------------------------------------------------------------------------
-
-
-@pytest.fixture
-def broken_files(tmp_path: Path) -> dict[str, str]:
-    files = {
-        "bad_toml": ('base = "classic"\ndeal = [\n', "house.toml"),
-        "bad_field": ('base = "classic"\nstackingg = true\n', "typo.toml"),
-        "bad_record": ('{"format": "something-else"}', "game.json"),
-    }
-    paths = {}
-    for key, (text, name) in files.items():
-        path = tmp_path / name
-        path.write_text(text, encoding="utf-8")
-        paths[key] = str(path)
-    paths["missing"] = str(tmp_path / "missing.toml")
-    return paths
-
-
-@pytest.mark.parametrize(
-    ("args", "message"),
-    [
-        (["rules", "nope"], "unknown preset 'nope'"),
-        (["simulate", "--variant", "nope", "--games", "1"], "unknown preset 'nope'"),
-        (["watch", "--variant", "nope"], "unknown preset 'nope'"),
-        (["score", "--variant", "nope", "8H"], "unknown preset 'nope'"),
-        (["rules", "classic", "-o", "stacking"], "not KEY=VALUE"),
-        (["rules", "classic", "-o", "bogus=1"], "unknown option 'bogus'"),
-        (["simulate", "-v", "classic", "-o", "deal=many", "--games", "1"], "'many' is not a whole number"),
-        (["simulate", "-v", "classic", "--players", "9", "--games", "1"], "players: 9 cannot play classic"),
-        (["watch", "-v", "race", "--players", "1"], "players: 1 cannot play race"),
-        (["simulate", "-v", "derange", "-p", "8", "-o", "packs=1", "--games", "1"], "needs 65 cards"),
-        (["score", "-v", "classic", "8Z"], "'8Z' is not a card"),
-        (["rules", "-o", "stacking=true"], "name a preset"),
-    ],
-)
-def test_bad_input_exits_2_with_one_clear_line(args, message):
-    code, out, err = run(*args)
-    assert code == 2
-    assert message in err
-    assert err.strip().count("\n") == 0
-    assert "Traceback" not in out + err
-
-
-@pytest.mark.parametrize(
-    ("command", "key", "message"),
-    [
-        ("simulate", "bad_toml", "is not valid TOML"),
-        ("simulate", "bad_field", "unknown rule 'stackingg' (did you mean stacking?)"),
-        ("watch", "missing", "cannot read rules file"),
-        ("rules", "bad_field", "unknown rule 'stackingg' (did you mean stacking?)"),
-        ("score", "bad_toml", "is not valid TOML"),
-    ],
-)
-def test_broken_rules_files_exit_2_naming_the_problem(broken_files, command, key, message):
-    args = [command, "--rules", broken_files[key]]
-    if command == "score":
-        args.append("8H")
-    code, _, err = run(*args)
-    assert code == 2
-    assert message in err
-    assert "Traceback" not in err
-
-
-def test_a_preset_and_a_rules_file_together_are_refused(broken_files):
-    code, _, err = run("simulate", "--variant", "classic", "--rules", broken_files["bad_field"])
-    assert code == 2
-    assert "not both" in err
-
-
-@pytest.mark.parametrize(("key", "message"), [("bad_record", "not a game record"), ("missing", "cannot read")])
-def test_replay_of_a_bad_record_exits_2(broken_files, key, message):
-    code, _, err = run("replay", broken_files[key])
-    assert code == 2
-    assert message in err
-
-
-def test_replay_of_a_record_that_diverges_exits_2(tmp_path: Path):
-    path = tmp_path / "game.json"
-    ok("watch", "-v", "classic", "-p", "2", "-s", "3", "--save", str(path))
-    data = json.loads(path.read_text(encoding="utf-8"))
-    data["result"]["totals"] = [t + 1 for t in data["result"]["totals"]]
-    path.write_text(json.dumps(data), encoding="utf-8")
-    code, _, err = run("replay", str(path))
-    assert code == 2
-    assert "the record says" in err
-
-
-def test_help_names_every_command():
-    out = ok("--help")
-    for command in ("rules", "score", "simulate", "replay", "watch"):
-        assert command in out
-    assert "--save-dir" in ok("simulate", "--help")
-
-
 def test_record_of_a_seeded_game_replays_through_the_record_layer():
     # The records simulate and watch save hold a seed, no deck, and the first dealer the seed drew.
     stats = play_game(load_preset("race"), 3, game_seed(2, 0), log=True)
@@ -442,50 +251,7 @@ def test_record_of_a_seeded_game_replays_through_the_record_layer():
     assert game.outcome is not None and game.outcome.totals == stats.totals
 
 
-# ----- issue 23: help, headlines, preset names, progress ---------------------------------------
-
-
-def command_names() -> list[str]:
-    import typer.main
-
-    group = typer.main.get_command(app)
-    return ["", *sorted(group.list_commands(click.Context(group)))]  # type: ignore[attr-defined]
-
-
-def test_every_command_is_checked_for_clean_help():
-    assert {"rules", "score", "simulate", "replay", "watch", "play", "tournament"} <= set(command_names())
-
-
-@pytest.mark.parametrize("command", command_names())
-def test_help_prints_no_bool_after_flags(command):
-    out = ok(*command.split(), "--help")
-    assert "<bool>" not in out
-    assert "--help" in out
-
-
-@pytest.mark.parametrize("command", ["rules", "score", "simulate", "replay", "watch", "tournament"])
-def test_help_states_ranges_in_words_not_as_x_inequalities(command):
-    out = ok(command, "--help")
-    assert "x>=" not in out and "x<=" not in out and "x>" not in out
-
-
-def test_help_says_what_the_default_tournament_does():
-    out = " ".join(ok("tournament", "--help").replace("│", " ").split())  # the words, without the panel
-    assert "expert@200 against normal" in out
-    assert "60 games in about a minute" in out
-
-
-@pytest.mark.parametrize(
-    ("args", "message"),
-    [
-        (["simulate", "--games", "0"], "games: 0; play at least 1"),
-        (["watch", "--delay", "-1"], "delay: -1 seconds; give 0 or more"),
-    ],
-)
-def test_ranges_are_checked_in_the_players_words(args, message):
-    code, out, err = run(*args)
-    assert (code, out) == (2, "")
-    assert err == f"eights: error: {message}\n"
+# ----- issue 23: headlines and preset names -------------------------------------------------------
 
 
 @pytest.mark.parametrize("given", ["Classic", "CLASSIC", " classic "])
@@ -514,61 +280,6 @@ def test_the_simulate_headline_names_the_rules_file_and_its_changes(tmp_path: Pa
     assert out.splitlines()[0] == headline
 
 
-def test_rules_save_writes_the_base_and_only_the_options(tmp_path: Path):
-    path = tmp_path / "house.toml"
-    ok("rules", "Action", "-o", "stacking=true", "-o", "packs=2", "--save", str(path))
-    text = path.read_text(encoding="utf-8")
-    body = [line for line in text.splitlines() if line and not line.startswith("#")]
-    assert body == ['base = "action"', "packs = 2", "stacking = true"]
-    assert f"# Play them with `eights play --rules {path}`" in text
-    assert load_rules(path) == load_preset("action").with_options(["stacking=true", "packs=2"])
-
-
-def test_the_progress_bar_shows_time_left_when_each_game_takes_longer_than_rich_measures():
-    # Rich's own estimate reads only the last 30 s of progress: with games of 40 s it never shows a figure.
-    from rich.progress import Progress, TimeRemainingColumn
-
-    from eights.cli.common import _time_left_column
-
-    now = [0.0]
-    progress = Progress(get_time=lambda: now[0])
-    task_id = progress.add_task("tournament", total=100)
-    for _ in range(2):
-        now[0] += 40.0
-        progress.advance(task_id)
-    task = progress.tasks[0]
-    assert str(TimeRemainingColumn().render(task)) == "-:--:--"
-    assert str(_time_left_column().render(task)) == "about 1:05:20 left"  # 40 s a game, 98 games to go
-
-
-def test_time_left_words():
-    from eights.cli.common import time_left
-
-    assert time_left(None, 0, 10) == "time left: not known yet"
-    assert time_left(10.0, 2, 10) == "about 0:40 left"
-    assert time_left(10.0, 10, 10) == "done"
-
-
-def test_the_progress_bar_goes_to_a_terminal_and_counts_with_time_left():
-    import io
-
-    from rich.console import Console
-
-    from eights.cli.common import progress_bar
-
-    screen = io.StringIO()
-    terminal = Console(file=screen, force_terminal=True, width=100)
-    with progress_bar("games", 3, console=terminal) as advance:
-        assert advance is not None
-        for _ in range(3):
-            advance(None)
-    assert "games" in screen.getvalue()
-    with progress_bar("games", 3, console=Console(file=io.StringIO())) as advance:
-        assert advance is None  # not a terminal: no bar
-    with progress_bar("games", 3, show=False, console=terminal) as advance:
-        assert advance is None
-
-
 def test_watch_seats_any_computer_levels_not_only_random_players():
     result = runner.invoke(
         app, ["watch", "--variant", "race", "--players", "3", "--bots", "normal,hard@20,easy", "--seed", "4"]
@@ -577,48 +288,3 @@ def test_watch_seats_any_computer_levels_not_only_random_players():
     assert "3 computer players (Seat 0: normal, Seat 1: hard@20, Seat 2: easy), seed 4" in result.stdout
     refused = runner.invoke(app, ["watch", "--players", "3", "--bots", "easy,normal"])
     assert refused.exit_code == 2 and "2 levels for 3 seats" in refused.stderr
-
-
-def test_rules_from_a_house_rules_file_say_so_and_what_they_change(tmp_path: Path) -> None:
-    """Issue 29, item 10: `rules --rules FILE` did not say it was a house-rules file or what it changes."""
-    house = tmp_path / "house.toml"
-    ok("rules", "action", "--option", "stacking=true", "--save", str(house))
-    text = ok("rules", "--rules", str(house))
-    assert f"House rules from {house}: changes from action: stacking=true." in text.splitlines()[1]
-
-
-@pytest.mark.parametrize("option", ["title=Hacked", "name=zzz", "source=me", "max_actions=5"])
-def test_fields_that_are_no_rule_are_no_options(option: str) -> None:
-    """Issue 29, item 11: --option title=... was accepted and printed; the list of valid options held
-    name, title, source and max_actions."""
-    code, out, err = run("rules", "classic", "--option", option)
-    assert code == 2 and out == ""
-    key = option.split("=")[0]
-    assert f"unknown option '{key}'" in err
-    valid = err.split("valid options: ")[1]
-    for internal in ("name", "title", "source", "max_actions"):
-        assert internal not in valid.replace("_", " ").split(", ") and f" {internal}," not in f" {valid},"
-    assert "stacking" in valid and "packs" in valid
-
-
-@pytest.mark.parametrize("description", ["Reviewing match 12", "classic, mine, baby-eating, derange, race, 3 players"])
-def test_the_progress_line_fits_80_columns_with_its_time_left_whole(description: str) -> None:
-    """Issue 40, item 9: the review's and the lab's progress lines wrapped their "time left" at 80 columns."""
-    import io
-
-    from rich.console import Console
-
-    from eights.cli.common import progress_bar, time_left
-
-    terminal = Console(file=io.StringIO(), force_terminal=True, width=80, color_system=None)
-    for done in (0, 1):
-        with progress_bar(description, 1080, console=terminal) as bar:
-            assert bar is not None
-            for _ in range(done):
-                bar(None)
-            lines = terminal.render_lines(bar.progress.get_renderable(), terminal.options, pad=False)
-            shown = ["".join(segment.text for segment in line) for line in lines]
-        assert len(shown) == 1 and len(shown[0]) <= 80, shown
-        assert f"{done}/1080" in shown[0]
-        assert shown[0].endswith(time_left(None, 0, 1080) if not done else " left"), shown
-        assert shown[0].startswith(description[:20])
