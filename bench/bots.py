@@ -72,6 +72,9 @@ one's wins, losses and shared wins, its score (a shared win counts half) and the
 95 % interval (normal approximation).
 
 The machine's other load shows in every number: compare runs made side by side.
+
+Kept whole, past 600 lines, for a reason: it is one command whose four measures share its options and its one
+report (JSON, or the table of --text), and the scripts in bench/ each run alone from a checkout, importing no other.
 """
 
 from __future__ import annotations
@@ -360,9 +363,6 @@ def bench_latency(level: str, decisions: int, preset: str, players: int, seed: i
     }
 
 
-# ----- the report ---------------------------------------------------------------------------------------
-
-
 # ----- (d) the new expert against the old ------------------------------------------------------
 
 
@@ -499,6 +499,9 @@ def bench_match(games: int, seconds: float, preset: str, seed: int, old: str) ->
         "new_score": round(score, 4),
         "new_score_95_interval": [round(max(score - half, 0.0), 4), round(min(score + half, 1.0), 4)],
     }
+
+
+# ----- the report ---------------------------------------------------------------------------------------
 
 
 def _version(dist: str) -> str | None:

@@ -23,4 +23,4 @@ fi
 .venv/bin/eights --version
 EIGHTS_PURE=1 .venv/bin/pytest tests/engine/test_properties.py tests/engine/test_determinism.py \
     tests/engine/test_pickle.py tests/engine/test_sampling.py tests/rules/test_classic.py tests/rules/test_action.py \
-    tests/rules/test_race.py tests/rules/test_derange.py tests/rules/test_baby_eating.py
+    tests/rules/test_race.py tests/rules/test_derange_*.py tests/rules/test_baby_eating_*.py

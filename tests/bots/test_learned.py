@@ -163,10 +163,10 @@ def test_it_is_offered_wherever_the_levels_are():
 def test_it_plays_in_the_terminal(tmp_path: Path):
     from typer.testing import CliRunner
 
-    from tests.tui.test_tui import cli
+    from eights.cli import app
 
     args = ["play", "--plain", "--variant", "classic", "--players", "2", "--humans", "0", "--bots", "learned"]
-    result = CliRunner().invoke(cli(), [*args, "--seed", "3", "--db", str(tmp_path / "t.db")])
+    result = CliRunner().invoke(app, [*args, "--seed", "3", "--db", str(tmp_path / "t.db")])
     assert result.exit_code == 0, result.output
     assert "Game over" in result.stdout and "(learned)" in result.stdout
 

@@ -1,5 +1,6 @@
-"""Altered record and rules files through the command line (issue 23): every one ends with exit status 2
-and one line ``eights: error: ...`` naming the problem, never a traceback.
+"""Bad input through the command line (issue 23): altered record and rules files, and a bad preset, option,
+player count or card, command by command; every one ends with exit status 2 and one line
+``eights: error: ...`` naming the problem, never a traceback.
 
 Of 38 altered files a new user tried, four ended in a traceback: bytes that are not UTF-8
 (UnicodeDecodeError) and 100,000-deep nested brackets (RecursionError), in records and
@@ -16,21 +17,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from typer.testing import CliRunner
 
-from eights.cli import app
 from eights.record import GameRecord
 from eights.rules import load_preset
 from eights.runs.simulate import play_game
 from eights.seeds import game_seed
+from tests.support.command import ok, run
 
-runner = CliRunner()
 DEEP = 100_000
-
-
-def run(*args: str) -> tuple[int, str, str]:
-    result = runner.invoke(app, list(args))
-    return result.exit_code, result.stdout, result.stderr
 
 
 def assert_one_clear_line(code: int, out: str, err: str, what: str) -> None:
@@ -252,3 +246,104 @@ def test_random_byte_damage_to_either_file_never_ends_in_a_traceback(tmp_path: P
             assert code in (0, 2), (code, err)
             if code == 2:
                 assert err.startswith("eights: error: ") and err.count("\n") == 1
+
+
+# ----- a bad preset, option, player count, card, rules file or record, command by command ---------------------
+
+
+@pytest.fixture
+def broken_files(tmp_path: Path) -> dict[str, str]:
+    files = {
+        "bad_toml": ('base = "classic"\ndeal = [\n', "house.toml"),
+        "bad_field": ('base = "classic"\nstackingg = true\n', "typo.toml"),
+        "bad_record": ('{"format": "something-else"}', "game.json"),
+    }
+    paths = {}
+    for key, (text, name) in files.items():
+        path = tmp_path / name
+        path.write_text(text, encoding="utf-8")
+        paths[key] = str(path)
+    paths["missing"] = str(tmp_path / "missing.toml")
+    return paths
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["rules", "nope"], "unknown preset 'nope'"),
+        (["simulate", "--variant", "nope", "--games", "1"], "unknown preset 'nope'"),
+        (["watch", "--variant", "nope"], "unknown preset 'nope'"),
+        (["score", "--variant", "nope", "8H"], "unknown preset 'nope'"),
+        (["rules", "classic", "-o", "stacking"], "not KEY=VALUE"),
+        (["rules", "classic", "-o", "bogus=1"], "unknown option 'bogus'"),
+        (["simulate", "-v", "classic", "-o", "deal=many", "--games", "1"], "'many' is not a whole number"),
+        (["simulate", "-v", "classic", "--players", "9", "--games", "1"], "players: 9 cannot play classic"),
+        (["watch", "-v", "race", "--players", "1"], "players: 1 cannot play race"),
+        (["simulate", "-v", "derange", "-p", "8", "-o", "packs=1", "--games", "1"], "needs 65 cards"),
+        (["score", "-v", "classic", "8Z"], "'8Z' is not a card"),
+        (["rules", "-o", "stacking=true"], "name a preset"),
+    ],
+)
+def test_bad_input_exits_2_with_one_clear_line(args, message):
+    code, out, err = run(*args)
+    assert code == 2
+    assert message in err
+    assert err.strip().count("\n") == 0
+    assert "Traceback" not in out + err
+
+
+@pytest.mark.parametrize(
+    ("command", "key", "message"),
+    [
+        ("simulate", "bad_toml", "is not valid TOML"),
+        ("simulate", "bad_field", "unknown rule 'stackingg' (did you mean stacking?)"),
+        ("watch", "missing", "cannot read rules file"),
+        ("rules", "bad_field", "unknown rule 'stackingg' (did you mean stacking?)"),
+        ("score", "bad_toml", "is not valid TOML"),
+    ],
+)
+def test_broken_rules_files_exit_2_naming_the_problem(broken_files, command, key, message):
+    args = [command, "--rules", broken_files[key]]
+    if command == "score":
+        args.append("8H")
+    code, _, err = run(*args)
+    assert code == 2
+    assert message in err
+    assert "Traceback" not in err
+
+
+def test_a_preset_and_a_rules_file_together_are_refused(broken_files):
+    code, _, err = run("simulate", "--variant", "classic", "--rules", broken_files["bad_field"])
+    assert code == 2
+    assert "not both" in err
+
+
+@pytest.mark.parametrize(("key", "message"), [("bad_record", "not a game record"), ("missing", "cannot read")])
+def test_replay_of_a_bad_record_exits_2(broken_files, key, message):
+    code, _, err = run("replay", broken_files[key])
+    assert code == 2
+    assert message in err
+
+
+def test_replay_of_a_record_that_diverges_exits_2(tmp_path: Path):
+    path = tmp_path / "game.json"
+    ok("watch", "-v", "classic", "-p", "2", "-s", "3", "--save", str(path))
+    data = json.loads(path.read_text(encoding="utf-8"))
+    data["result"]["totals"] = [t + 1 for t in data["result"]["totals"]]
+    path.write_text(json.dumps(data), encoding="utf-8")
+    code, _, err = run("replay", str(path))
+    assert code == 2
+    assert "the record says" in err
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["simulate", "--games", "0"], "games: 0; play at least 1"),
+        (["watch", "--delay", "-1"], "delay: -1 seconds; give 0 or more"),
+    ],
+)
+def test_ranges_are_checked_in_the_players_words(args, message):
+    code, out, err = run(*args)
+    assert (code, out) == (2, "")
+    assert err == f"eights: error: {message}\n"

@@ -14,6 +14,7 @@ import typer
 from typer.testing import CliRunner
 
 from eights.cli import app, version_text
+from tests.support.command import ok
 
 runner = CliRunner()
 
@@ -102,3 +103,43 @@ def test_the_same_option_has_the_same_short_flag_everywhere() -> None:
                 shorts.setdefault(long, set()).add(short[0] if short else "")
     differing = {long: found for long, found in shorts.items() if len(found) > 1}
     assert differing == {}, differing
+
+
+# ----- issue 23: every command's help names its commands, shows no <bool> and says ranges in words -------------
+
+
+def test_help_names_every_command():
+    out = ok("--help")
+    for command in ("rules", "score", "simulate", "replay", "watch"):
+        assert command in out
+    assert "--save-dir" in ok("simulate", "--help")
+
+
+def command_names() -> list[str]:
+    import typer.main
+
+    group = typer.main.get_command(app)
+    return ["", *sorted(group.list_commands(click.Context(group)))]  # type: ignore[attr-defined]
+
+
+def test_every_command_is_checked_for_clean_help():
+    assert {"rules", "score", "simulate", "replay", "watch", "play", "tournament"} <= set(command_names())
+
+
+@pytest.mark.parametrize("command", command_names())
+def test_help_prints_no_bool_after_flags(command):
+    out = ok(*command.split(), "--help")
+    assert "<bool>" not in out
+    assert "--help" in out
+
+
+@pytest.mark.parametrize("command", ["rules", "score", "simulate", "replay", "watch", "tournament"])
+def test_help_states_ranges_in_words_not_as_x_inequalities(command):
+    out = ok(command, "--help")
+    assert "x>=" not in out and "x<=" not in out and "x>" not in out
+
+
+def test_help_says_what_the_default_tournament_does():
+    out = " ".join(ok("tournament", "--help").replace("│", " ").split())  # the words, without the panel
+    assert "expert@200 against normal" in out
+    assert "60 games in about a minute" in out

@@ -1,13 +1,17 @@
-"""Scripted deals for rule tests (exact hands, starter and stock, no shuffling) and what the rule tests
-read of a game: its cards, a snapshot of everything a refused action must leave untouched, its events."""
+"""Scripted deals for rule tests (exact hands, starter and stock, no shuffling; a shuffle after the deal stacked
+with ``rig``), the moves they make (checked actions, a whole game played out), and what they read of a game: its
+cards, a snapshot of everything a refused action must leave untouched, its events, its legal actions."""
 
 from __future__ import annotations
 
+import random
+from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
 from eights.cards import Card, parse_cards
-from eights.engine import Game
+from eights.engine import Game, Play
+from eights.engine.events import Event
 from eights.engine.scripted import deck_for
 from eights.rules import RulesError, RuleSet, load_preset
 
@@ -36,6 +40,44 @@ def scripted(
     changes.update(fields)
     game_rules = base.replace(**changes)
     return Game(game_rules, len(hands), seed=0, deck=deck_for(dealer, hands, starter, stock), dealer=dealer)
+
+
+class StackedShuffle(random.Random):
+    """A random source whose shuffle leaves ``first`` on top (popped first, in that order), the rest
+    beneath from the lowest card id up. With several packs, each card listed is one copy."""
+
+    def __init__(self, first: str) -> None:
+        super().__init__(0)
+        self.first = cards(first)
+
+    def shuffle(self, x: list) -> None:  # type: ignore[override]
+        rest = Counter(x)
+        top = []
+        for card in self.first:
+            if rest[card]:
+                rest[card] -= 1
+                top.append(card)
+        x[:] = sorted(rest.elements(), reverse=True) + top[::-1]
+
+
+def rig(game: Game, first: str) -> None:
+    """From now on every shuffle of ``game`` puts ``first`` on top of the pile it makes: where a shuffle
+    matters (a deal after the deal, a reshuffle), the test reads like a stacked deck at a real table."""
+    game.rng = StackedShuffle(first)
+
+
+def act(game: Game, seat: int, *actions: str) -> list[Event]:
+    """Checked actions by ``seat`` (which must be the seat to act); the events they caused."""
+    events: list[Event] = []
+    for action in actions:
+        events += game.play(action, seat=seat)
+    return events
+
+
+def play_out(game: Game) -> None:
+    """Finish the game with a fixed policy: always the first legal action."""
+    while not game.is_over:
+        game.apply(game.legal_actions()[0])
 
 
 def cards(text: str) -> list[Card]:
@@ -70,6 +112,26 @@ def snapshot(game: Game) -> tuple[object, ...]:
 def events_of(game: Game, kind: type) -> list[Any]:
     """The game's events of one kind, in order."""
     return [e for e in game.log if isinstance(e, kind)]
+
+
+def of(events: list[Event], kind: type) -> list[Any]:
+    """The events of one kind among ``events``, in order."""
+    return [e for e in events if isinstance(e, kind)]
+
+
+def since(game: Game, mark: int) -> list[Event]:
+    """The game's events from the ``mark``-th on."""
+    return list(game.log[mark:])
+
+
+def legal(game: Game) -> set[Any]:
+    """The actions legal now."""
+    return set(game.legal_actions())
+
+
+def plays(text: str) -> set[Play]:
+    """The plays of the cards a text names, one card each."""
+    return {Play(c) for c in cards(text)}
 
 
 def pack_size(game: Game) -> int:

@@ -22,7 +22,7 @@ from eights.web.site import (
     runtime_dir,
     stdlib_zip,
 )
-from tests.cli.test_cli import run
+from tests.support.command import run
 
 
 def test_without_npm_the_build_says_what_to_install(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

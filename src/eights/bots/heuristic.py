@@ -34,7 +34,12 @@ and uses its own ``random.Random`` only to break exact ties.
 
 Kept whole, a little past the package's 600 lines, for a reason: the normal player is one set of rules
 of thumb, each a method that scores a card or a choice and says why, weighed against the others; read
-apart, a weight's reason would be in another file from the rule it balances.
+apart, a weight's reason would be in another file from the rule it balances. The functions at its end are
+its own as well: ``read_voids`` is the reading of the history its rules steer by, which a search hands to
+``quick_move`` ready-made (``eights.bots.belief``), and ``_drawn_to_play`` and ``_suits_to_name`` are the two
+rules of thumb on top of the plan measured above, shared by ``_plan`` and ``quick_move``. Moved into
+``eights.bots.turnplan`` they would be compiled apart from the figures that justify them, and moved out of
+here at all they would leave this file past 600 lines still.
 """
 
 from __future__ import annotations
