@@ -49,14 +49,28 @@ def test_the_readme_command_installs_every_module_the_server_benches_import() ->
     local = {path.stem for path in (ROOT / "bench").glob("*.py")} | {"eights", "tests", "__future__"}
     owners = packages_distributions()
     for script in scripts:
-        tree = ast.parse((ROOT / "bench" / script).read_text(encoding="utf-8"))
-        modules = {
-            (node.module if isinstance(node, ast.ImportFrom) else alias.name).split(".")[0]
-            for node in ast.walk(tree)
-            if isinstance(node, ast.Import | ast.ImportFrom) and (isinstance(node, ast.Import) or node.module)
-            for alias in node.names
-        }
-        for module in sorted(modules - set(sys.stdlib_module_names) - local):
+        for module in sorted(imported(ROOT / "bench" / script, local) - set(sys.stdlib_module_names) - local):
             distributions = {d.lower().replace("_", "-") for d in owners.get(module, [module])}
             lacking = f"bench/{script} imports {module}, which `pip install '.[{block[1]}]'` does not install"
             assert distributions & installed, lacking
+
+
+def imported(script: Path, local: set[str]) -> set[str]:
+    """The top-level modules ``script`` imports, with those of the bench's own modules it imports (its
+    parts: bench/server.py's clients and instances)."""
+    found: set[str] = set()
+    todo, seen = [script], set()
+    while todo:
+        path = todo.pop()
+        seen.add(path)
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import | ast.ImportFrom) and (isinstance(node, ast.Import) or node.module):
+                for alias in node.names:
+                    name = (node.module if isinstance(node, ast.ImportFrom) else alias.name) or ""
+                    top = name.split(".")[0]
+                    found.add(top)
+                    part = script.parent / f"{top}.py"
+                    if top in local and part.is_file() and part not in seen:
+                        todo.append(part)
+    return found
