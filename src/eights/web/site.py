@@ -108,6 +108,7 @@ LEFT_OUT = (
     "scorecard-sw.js",
     "scorecard.webmanifest",
     "scorecard.js",
+    "scorecard/sheet.js",
     "scorecard.css",
     "scoring.js",
     "icons/scorecard.svg",

@@ -8,11 +8,12 @@
 // is the same page as /scorecard. The sheets and the rules' scoring are not kept here: the page keeps its
 // own copies (scorecard.js), so that it never depends on this worker's cache for a figure.
 
-const SHELL = "eights-scorecard-shell-1";
+const SHELL = "eights-scorecard-shell-2";
 const FILES = [
   "/scorecard",
   "/scorecard.webmanifest",
   "/static/scorecard.js",
+  "/static/scorecard/sheet.js",
   "/static/scoring.js",
   "/static/dom.js",
   "/static/vendor/uqr.js",
