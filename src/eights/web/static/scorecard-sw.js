@@ -6,13 +6,25 @@
 // phone that opened the page once opens it again with no network. Then every answer is network first: online,
 // the server's files and answers, each kept anew; with no server, the last kept one. A sheet's page (/s/CODE)
 // is the same page as /scorecard. The sheets and the rules' scoring are not kept here: the page keeps its
-// own copies (scorecard.js), so that it never depends on this worker's cache for a figure.
+// own copies (scorecard/keep.js), so that it never depends on this worker's cache for a figure.
 
-const SHELL = "eights-scorecard-shell-1";
+const SHELL = "eights-scorecard-shell-2";
 const FILES = [
   "/scorecard",
   "/scorecard.webmanifest",
   "/static/scorecard.js",
+  "/static/scorecard/basics.js",
+  "/static/scorecard/changes.js",
+  "/static/scorecard/entry.js",
+  "/static/scorecard/keep.js",
+  "/static/scorecard/live.js",
+  "/static/scorecard/offline.js",
+  "/static/scorecard/picker.js",
+  "/static/scorecard/share.js",
+  "/static/scorecard/sheet.js",
+  "/static/scorecard/start.js",
+  "/static/scorecard/state.js",
+  "/static/scorecard/sync.js",
   "/static/scoring.js",
   "/static/dom.js",
   "/static/vendor/uqr.js",
