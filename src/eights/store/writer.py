@@ -345,15 +345,14 @@ class Writer:
         except BaseException:
             self._let_go(None)
             raise
+        lost = False
         try:
             yield connection
         except DBAPIError as exc:
-            self._let_go(connection, lost=exc.connection_invalidated)
+            lost = exc.connection_invalidated
             raise
-        except BaseException:
-            self._let_go(connection)
-            raise
-        self._let_go(connection)
+        finally:
+            self._let_go(connection, lost)
 
     def _let_go(self, connection: OwnConnection | None, lost: bool = False) -> None:
         """Give ``connection`` back to the idle ones, or close it when it was ``lost`` (None: it was never opened)."""
